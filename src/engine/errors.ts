@@ -1,0 +1,45 @@
+/**
+ * Input errors. Every malformed or off-board input throws an `InputError` that names where the
+ * value came from (a path such as `from[1]` or `board.files`) and the value itself, so the API
+ * layer can turn it into a `BAD_USER_INPUT` GraphQL error without rewording it.
+ */
+
+/** A path to the offending input, e.g. `['from', 1]` prints as `from[1]`. */
+export type InputPath = readonly (string | number)[];
+
+/** Formats an input path: `['queries', 3, 'from', 1]` -> `queries[3].from[1]`. */
+export function formatInputPath(path: InputPath): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+/** Shortens a value for a message: long strings are cut so an error never echoes megabytes. */
+function describe(value: unknown): string {
+  let text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (text.length > 80) text = `${text.slice(0, 77)}..."`;
+  return text;
+}
+
+/** A user's input the engine cannot accept: message `<path>: <value> <reason>`. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(
+    /** Where the value came from. */
+    readonly path: InputPath,
+    /** The offending value as given. */
+    readonly value: unknown,
+    /** What is wrong with it, e.g. `is not a square on an 8 x 8 board`. */
+    readonly reason: string,
+  ) {
+    super(`${formatInputPath(path)}: ${describe(value)} ${reason}`);
+  }
+
+  /** The same error placed under an outer path, e.g. `query` or `queries[3]`. */
+  under(...prefix: (string | number)[]): InputError {
+    return new InputError([...prefix, ...this.path], this.value, this.reason);
+  }
+}
