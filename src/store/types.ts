@@ -1,0 +1,103 @@
+/**
+ * The contract between the GraphQL layer and persistence. `src/store/index.ts` exports
+ * `openStore(options): Promise<Store>`, which opens SQLite through Prisma, applies the committed
+ * migrations and returns these two services. Resolvers depend on these interfaces only.
+ */
+import type { CanonicalProblem, PathQuery, PathResult } from '../engine/types.js';
+
+/** A path question already normalised by the engine: its cache key and canonical problem. */
+export interface PreparedProblem {
+  key: string;
+  problem: CanonicalProblem;
+}
+
+/** Persistent cache of results keyed by the canonical key, with an in-memory LRU in front. */
+export interface ResultCache {
+  /**
+   * Looks up many problems at once (one `findMany` for whatever the LRU does not hold). Returns,
+   * in input order, the rebuilt result (`cached: true`) or `undefined` for a miss. A row whose
+   * stored canonical inputs differ from `problem`, or that cannot be decoded, is a miss.
+   */
+  getMany(problems: readonly PreparedProblem[]): Promise<(PathResult | undefined)[]>;
+  /** Stores freshly solved results in one transaction, then evicts least recently used rows. */
+  putMany(results: readonly PathResult[]): Promise<void>;
+}
+
+/** A saved analysis as stored. */
+export interface AnalysisRecord {
+  id: string;
+  title: string;
+  notes: string | null;
+  fen: string | null;
+  /** The path queries, in order, exactly as given. */
+  queries: PathQuery[];
+  /** Cache keys of their results, in the same order. */
+  resultKeys: string[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One page of analyses, newest first. */
+export interface AnalysisPage {
+  edges: { cursor: string; node: AnalysisRecord }[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+  totalCount: number;
+}
+
+/** Fields to change; absent fields stay, `null` clears notes or fen. */
+export interface AnalysisPatch {
+  title?: string;
+  notes?: string | null;
+  fen?: string | null;
+  queries?: PathQuery[];
+  resultKeys?: string[];
+}
+
+/** Saved analyses; only the holder of the edit token may change or delete one. */
+export interface AnalysisStore {
+  /** Saves in one transaction; the edit token is returned here only and stored as a hash. */
+  save(input: {
+    title: string;
+    notes?: string | null;
+    fen?: string | null;
+    queries: PathQuery[];
+    resultKeys: string[];
+  }): Promise<{ analysis: AnalysisRecord; editToken: string }>;
+  get(id: string): Promise<AnalysisRecord | null>;
+  /** Newest first; `after` is an opaque cursor from a previous page (bad cursor: InputError). */
+  list(args: { first: number; after?: string | null }): Promise<AnalysisPage>;
+  /** Throws `ForbiddenError` on a wrong token, `NotFoundError` for an unknown id. */
+  update(id: string, editToken: string, patch: AnalysisPatch): Promise<AnalysisRecord>;
+  /** Throws `ForbiddenError` on a wrong token; false when no such analysis. */
+  delete(id: string, editToken: string): Promise<boolean>;
+}
+
+/** What `openStore` returns. */
+export interface Store {
+  cache: ResultCache;
+  analyses: AnalysisStore;
+  /** True while the database answers a trivial query. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Options of `openStore`; every one has a default taken from the environment by the server. */
+export interface StoreOptions {
+  /** `file:./data/chess-paths.db` style URL; the directory is created. */
+  databaseUrl: string;
+  /** Entries of the in-memory LRU in front of the cache table. */
+  lruSize: number;
+  /** Maximum rows of the cache table; least recently used rows are evicted beyond it. */
+  maxCacheRows: number;
+}
+
+/** A wrong or missing edit token. */
+export class ForbiddenError extends Error {
+  override readonly name = 'ForbiddenError';
+}
+
+/** No analysis with that id. */
+export class NotFoundError extends Error {
+  override readonly name = 'NotFoundError';
+}
