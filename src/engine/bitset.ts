@@ -1,0 +1,145 @@
+/**
+ * Square sets as arrays of 32-bit words (bit i of the set = bit i & 31 of word i >>> 5), their
+ * text form (`0x` + exactly ceil(n/4) hex digits, most significant first) and the lazy
+ * `SquareSet` view handed to callers. Words are stored as signed int32 (what JS bit operators
+ * produce); `>>> 0` turns one unsigned where it matters.
+ */
+import { InputError, type InputPath } from './errors.js';
+import { describeBoard } from './board.js';
+import { squareName } from './squares.js';
+import type { Board, SquareSet } from './types.js';
+
+/** Number of set bits of a 32-bit word. */
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** Index (0..31) of the lowest set bit of a non-zero word. */
+export function lowestBit(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+/** Number of squares in `words[offset .. offset + count)`. */
+export function countBits(words: ArrayLike<number>, offset: number, count: number): number {
+  let n = 0;
+  for (let i = 0; i < count; i++) n += popcount32(words[offset + i]);
+  return n;
+}
+
+/** Square indices of `words[offset .. offset + count)`, increasing. */
+export function bitIndices(words: ArrayLike<number>, offset: number, count: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    let w = words[offset + i];
+    while (w !== 0) {
+      out.push((i << 5) + lowestBit(w));
+      w &= w - 1;
+    }
+  }
+  return out;
+}
+
+/** Words with bits 0 .. n-1 set. */
+export function fullSet(n: number): Int32Array {
+  const words = new Int32Array((n + 31) >>> 5);
+  words.fill(-1);
+  const rest = n & 31;
+  if (rest !== 0) words[words.length - 1] = (1 << rest) - 1;
+  return words;
+}
+
+/** Text form of `words[offset .. offset + ceil(n/32))` for a board of n squares. */
+export function formatWords(words: ArrayLike<number>, offset: number, n: number): string {
+  const digits = (n + 3) >>> 2;
+  const count = (n + 31) >>> 5;
+  let out = '';
+  for (let i = count - 1; i >= 0; i--) {
+    const hex = (words[offset + i] >>> 0).toString(16);
+    out += i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
+  }
+  return '0x' + (out.length < digits ? '0'.repeat(digits - out.length) + out : out.slice(out.length - digits));
+}
+
+/** Text form of a square set on a board. */
+export function formatBitboard(words: ArrayLike<number>, board: Board): string {
+  return formatWords(words, 0, board.files * board.ranks);
+}
+
+/** Value of one hex digit char code, or -1. */
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20;
+  if (l >= 97 && l <= 102) return l - 87;
+  return -1;
+}
+
+/**
+ * Parses bitboard text into `out` (cleared first; `out.length` words). Returns null on success or
+ * the reason it failed. Any case and fewer digits than the board needs are accepted; leading
+ * zeros beyond that are accepted too, a set bit beyond the board is not.
+ */
+export function parseWordsInto(text: string, n: number, out: Int32Array, offset = 0): string | null {
+  const words = (n + 31) >>> 5;
+  out.fill(0, offset, offset + words);
+  const len = text.length;
+  if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) {
+    return 'is not a bitboard: expected 0x followed by hexadecimal digits';
+  }
+  for (let pos = len - 1, bit = 0; pos >= 2; pos--, bit += 4) {
+    const d = hexDigit(text.charCodeAt(pos));
+    if (d < 0) return 'is not a bitboard: expected 0x followed by hexadecimal digits';
+    if (d === 0) continue;
+    if (bit + (31 - Math.clz32(d)) >= n) return 'has a square beyond the board';
+    const w = bit >>> 5;
+    out[offset + w] |= d << (bit & 31);
+  }
+  return null;
+}
+
+/** Parses bitboard text for a board; throws `InputError` naming the value. */
+export function parseBitboard(text: string, board: Board, path: InputPath = ['mask']): Int32Array {
+  const n = board.files * board.ranks;
+  const out = new Int32Array((n + 31) >>> 5);
+  const problem = typeof text === 'string' ? parseWordsInto(text, n, out) : 'is not a bitboard';
+  if (problem !== null) {
+    throw new InputError(path, text, problem === 'has a square beyond the board'
+      ? `has a square beyond the ${describeBoard(board)} board`
+      : problem);
+  }
+  return out;
+}
+
+/** A square set over `words[offset .. offset + ceil(n/32))`; each view is built when read. */
+export class WordSquareSet implements SquareSet {
+  private cachedBitboard: string | undefined = undefined;
+  private cachedIndices: number[] | undefined = undefined;
+  constructor(
+    private readonly board: Board,
+    private readonly words: ArrayLike<number>,
+    private readonly offset: number,
+  ) {}
+
+  get bitboard(): string {
+    return (this.cachedBitboard ??= formatWords(this.words, this.offset, this.board.files * this.board.ranks));
+  }
+
+  get indices(): number[] {
+    return (this.cachedIndices ??= bitIndices(this.words, this.offset, (this.board.files * this.board.ranks + 31) >>> 5));
+  }
+
+  get squares(): string[] {
+    return this.indices.map((i) => squareName(i, this.board));
+  }
+
+  get count(): number {
+    return this.cachedIndices?.length ?? countBits(this.words, this.offset, (this.board.files * this.board.ranks + 31) >>> 5);
+  }
+
+  /** True when square `index` is in the set. */
+  has(index: number): boolean {
+    return ((this.words[this.offset + (index >>> 5)] >>> (index & 31)) & 1) === 1;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Board sizes. A board is `files` x `ranks`, each 1..256; square index = rank * files + file.
+ * Boards are compared by value, and the common 8 x 8 board is one shared frozen object.
+ */
+import { InputError, type InputPath } from './errors.js';
+import type { Board } from './types.js';
+
+/** Largest board side the engine accepts. */
+export const MAX_BOARD_SIDE = 256;
+
+/** The standard board. */
+export const STANDARD_BOARD: Board = Object.freeze({ files: 8, ranks: 8 });
+
+/** Checks a board given by a user; absent means 8 x 8. Throws `InputError` naming the side. */
+export function resolveBoard(input: Board | null | undefined, path: InputPath = ['board']): Board {
+  if (input == null) return STANDARD_BOARD;
+  const { files, ranks } = input;
+  checkSide(files, [...path, 'files']);
+  checkSide(ranks, [...path, 'ranks']);
+  return files === 8 && ranks === 8 ? STANDARD_BOARD : { files, ranks };
+}
+
+function checkSide(value: number, path: InputPath): void {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_BOARD_SIDE) {
+    throw new InputError(path, value, `is not a board side from 1 to ${MAX_BOARD_SIDE}`);
+  }
+}
+
+/** `8 x 8`, as error messages print a board. */
+export function describeBoard(board: Board): string {
+  return `${board.files} x ${board.ranks}`;
+}
+
+/** Number of 32-bit words of a square set on this board. */
+export function wordCount(board: Board): number {
+  return (board.files * board.ranks + 31) >>> 5;
+}

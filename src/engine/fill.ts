@@ -1,0 +1,256 @@
+/**
+ * Westcott's all-shortest-paths routine on word arrays, for any board from 1 x 1 to 256 x 256.
+ *
+ * Forward: fill from S' one move at a time, keeping each frontier F_k (squares first reached
+ * at step k), until a frontier meets T'. Backward: L_D = F_D ∩ T', then
+ * L_{k-1} = F_{k-1} ∩ pred(L_k), where pred is the reverse move (it differs from the forward
+ * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
+ * proportion to the frontier, not the board: that is what keeps a 256 x 256 maze fast.
+ */
+import type { Geometry } from './geometry.js';
+import { moveKind, pawnHomeRank } from './moves.js';
+import type { Piece } from './types.js';
+import { Accumulator, SparseWords } from './words.js';
+
+/** One shift of a move pattern: move by `delta` squares, only squares in `guard` may. */
+interface Shift {
+  delta: number;
+  guard: Int32Array;
+}
+
+/** Layers of a solved query as sparse words: layer k is entries `start[k] .. start[k+1]`. */
+export interface SparseLayers {
+  start: Int32Array;
+  idx: Int32Array;
+  val: Int32Array;
+}
+
+/** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
+export class WordFill {
+  private readonly out: Accumulator;
+  private readonly scratch: Accumulator;
+  private readonly listA: SparseWords;
+  private readonly listB: SparseWords;
+  private readonly frontiers: SparseWords;
+  private readonly layers: SparseWords;
+  private readonly visited: Int32Array;
+  private readonly shifts = new Map<string, Shift[]>();
+
+  constructor(private readonly geo: Geometry) {
+    const w = geo.words;
+    this.out = new Accumulator(w);
+    this.scratch = new Accumulator(w);
+    this.listA = new SparseWords(w);
+    this.listB = new SparseWords(w);
+    this.frontiers = new SparseWords(w);
+    this.layers = new SparseWords(w);
+    this.visited = new Int32Array(w);
+  }
+
+  /** The shifts of a leaper's jumps or a slider's directions on this board. */
+  private shiftsOf(piece: Piece, jumps: readonly (readonly [number, number])[]): Shift[] {
+    let list = this.shifts.get(piece);
+    if (list === undefined) {
+      const geo = this.geo;
+      list = jumps.map(([df, dr]) => ({
+        delta: dr * geo.files + df,
+        guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
+      }));
+      this.shifts.set(piece, list);
+    }
+    return list;
+  }
+
+  /** `dst` = (entries of `src` shifted by `shift`) ∩ `passable`, as a sparse list. */
+  private advance(src: SparseWords, from: number, to: number, delta: number, guard: Int32Array, passable: Int32Array, dst: SparseWords): void {
+    const acc = this.scratch;
+    acc.orShifted(src, from, to, delta, guard);
+    dst.n = 0;
+    for (let i = 0; i < acc.n; i++) {
+      const w = acc.touched[i];
+      const v = acc.words[w] & passable[w];
+      if (v !== 0) dst.push(w, v);
+    }
+    acc.clear();
+  }
+
+  /**
+   * ORs into `out` every passable square one move from a square of `src` entries `from .. to`
+   * (or, with `reverse`, every passable square one move before one).
+   */
+  step(piece: Piece, src: SparseWords, from: number, to: number, passable: Int32Array, reverse: boolean, out: Accumulator): void {
+    const moves = moveKind(piece);
+    if (moves.kind === 'leaper') {
+      // Jump sets are symmetric: the reverse step is the forward step.
+      for (const s of this.shiftsOf(piece, moves.jumps)) out.orShifted(src, from, to, s.delta, s.guard);
+      for (let i = 0; i < out.n; i++) {
+        const w = out.touched[i];
+        out.words[w] &= passable[w];
+      }
+    } else if (moves.kind === 'slider') {
+      // A ray is symmetric too: u reaches v over passable squares iff v reaches u.
+      for (const s of this.shiftsOf(piece, moves.directions)) this.slide(src, from, to, s, passable, out);
+    } else {
+      this.pawnStep(moves.forward, src, from, to, passable, reverse, out);
+    }
+  }
+
+  /** Every passable square along `s` from the entries, up to the edge or a blocked square. */
+  private slide(src: SparseWords, from: number, to: number, s: Shift, passable: Int32Array, out: Accumulator): void {
+    let cur = this.listA;
+    let next = this.listB;
+    this.advance(src, from, to, s.delta, s.guard, passable, cur);
+    while (cur.n !== 0) {
+      for (let i = 0; i < cur.n; i++) out.or(cur.idx[i], cur.val[i]);
+      this.advance(cur, 0, cur.n, s.delta, s.guard, passable, next);
+      const t = cur;
+      cur = next;
+      next = t;
+    }
+  }
+
+  private pawnStep(forward: 1 | -1, src: SparseWords, from: number, to: number, passable: Int32Array, reverse: boolean, out: Accumulator): void {
+    const geo = this.geo;
+    const all = geo.all;
+    const home = pawnHomeRank(forward, geo.ranks);
+    const delta = (reverse ? -forward : forward) * geo.files;
+    const single = this.listA;
+    this.advance(src, from, to, delta, all, passable, single);
+    for (let i = 0; i < single.n; i++) out.or(single.idx[i], single.val[i]);
+    // Double step: forward from the home rank over two passable squares; backward, from the
+    // rank two ahead of home over two passable squares.
+    const startRank = geo.rank(reverse ? home + 2 * forward : home);
+    const starts = this.listB;
+    starts.n = 0;
+    for (let i = from; i < to; i++) {
+      const v = src.val[i] & startRank[src.idx[i]];
+      if (v !== 0) starts.push(src.idx[i], v);
+    }
+    if (starts.n === 0) return;
+    this.advance(starts, 0, starts.n, delta, all, passable, single);
+    this.advance(single, 0, single.n, delta, all, passable, starts);
+    for (let i = 0; i < starts.n; i++) out.or(starts.idx[i], starts.val[i]);
+  }
+
+  /**
+   * Solves one problem. Returns the distance D and the layers, or null when T' is unreachable
+   * (including S' or T' empty). `sources` and `targets` must already be within `passable`.
+   */
+  solve(piece: Piece, passable: Int32Array, sources: Int32Array, targets: Int32Array): { distance: number; layers: SparseLayers } | null {
+    const frontiers = this.frontiers;
+    const starts: number[] = [0];
+    const reached = this.forward(piece, passable, sources, targets, starts, null);
+    if (reached < 0) return null;
+    const distance = reached;
+    // Layers are built from L_D down to L_0 into `layers`, then copied in order.
+    const layers = this.layers;
+    layers.n = 0;
+    const layerEnds: number[] = [];
+    for (let i = starts[distance]; i < starts[distance + 1]; i++) {
+      const v = frontiers.val[i] & targets[frontiers.idx[i]];
+      if (v !== 0) layers.push(frontiers.idx[i], v);
+    }
+    layerEnds.push(layers.n);
+    const out = this.out;
+    for (let k = distance; k > 0; k--) {
+      const from = k === distance ? 0 : layerEnds[distance - k - 1];
+      this.step(piece, layers, from, layers.n, passable, true, out);
+      for (let i = starts[k - 1]; i < starts[k]; i++) {
+        const w = frontiers.idx[i];
+        const v = frontiers.val[i] & out.words[w];
+        if (v !== 0) layers.push(w, v);
+      }
+      out.clear();
+      layerEnds.push(layers.n);
+    }
+    const start = new Int32Array(distance + 2);
+    const idx = new Int32Array(layers.n);
+    const val = new Int32Array(layers.n);
+    let pos = 0;
+    for (let k = 0; k <= distance; k++) {
+      // Layer k was built (distance - k)-th.
+      const j = distance - k;
+      const from = j === 0 ? 0 : layerEnds[j - 1];
+      const to = layerEnds[j];
+      start[k] = pos;
+      idx.set(layers.idx.subarray(from, to), pos);
+      val.set(layers.val.subarray(from, to), pos);
+      pos += to - from;
+    }
+    start[distance + 1] = pos;
+    return { distance, layers: { start, idx, val } };
+  }
+
+  /**
+   * dist(S', v) for every square, -1 where unreachable or not passable; the fill runs over the
+   * whole board rather than stopping at a target.
+   */
+  distances(piece: Piece, passable: Int32Array, sources: Int32Array): Int32Array {
+    const dist = new Int32Array(this.geo.n).fill(-1);
+    const starts: number[] = [0];
+    this.forward(piece, passable, sources, null, starts, dist);
+    return dist;
+  }
+
+  /**
+   * The forward fill. Appends each frontier to `this.frontiers` and its end to `starts`; stops
+   * when a frontier meets `targets` (returns its step) or the fill stops (returns -1). With
+   * `dist`, records each square's step.
+   */
+  private forward(piece: Piece, passable: Int32Array, sources: Int32Array, targets: Int32Array | null, starts: number[], dist: Int32Array | null): number {
+    const frontiers = this.frontiers;
+    const visited = this.visited;
+    const out = this.out;
+    frontiers.setFromDense(sources, 0, sources.length);
+    visited.set(sources);
+    starts.push(frontiers.n);
+    try {
+      for (let k = 0; ; k++) {
+        const from = starts[k];
+        const to = starts[k + 1];
+        if (to === from) return -1;
+        if (dist !== null) recordStep(frontiers, from, to, k, dist);
+        if (targets !== null) {
+          for (let i = from; i < to; i++) if ((frontiers.val[i] & targets[frontiers.idx[i]]) !== 0) return k;
+        }
+        this.step(piece, frontiers, from, to, passable, false, out);
+        for (let i = 0; i < out.n; i++) {
+          const w = out.touched[i];
+          const v = out.words[w] & ~visited[w];
+          if (v !== 0) {
+            visited[w] |= v;
+            frontiers.push(w, v);
+          }
+        }
+        out.clear();
+        starts.push(frontiers.n);
+      }
+    } finally {
+      visited.fill(0);
+    }
+  }
+}
+
+function recordStep(list: SparseWords, from: number, to: number, k: number, dist: Int32Array): void {
+  for (let i = from; i < to; i++) {
+    let v = list.val[i];
+    const base = list.idx[i] << 5;
+    while (v !== 0) {
+      dist[base + (31 - Math.clz32(v & -v))] = k;
+      v &= v - 1;
+    }
+  }
+}
+
+const fills = new Map<Geometry, WordFill>();
+
+/** The general fill of a geometry (one per geometry, reused). */
+export function wordFillOf(geo: Geometry): WordFill {
+  let fill = fills.get(geo);
+  if (fill === undefined) {
+    if (fills.size >= 64) fills.delete(fills.keys().next().value as Geometry);
+    fill = new WordFill(geo);
+    fills.set(geo, fill);
+  }
+  return fill;
+}

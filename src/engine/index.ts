@@ -1,0 +1,13 @@
+/**
+ * chess-paths engine: all shortest paths of chess pieces by Westcott's bitboard flood fill.
+ * Pure computation, no I/O; importable on its own as the package's main export.
+ */
+export { solve, solveBatch, solvePrepared, restoreResult, Solution, type SolveOptions } from './solve.js';
+export { prepareQuery, prepareCanonical, Prepared } from './query.js';
+export { parseSquare, squareName, fileName } from './squares.js';
+export { parseBitboard, formatBitboard, WordSquareSet } from './bitset.js';
+export { parseFen, type ParsedPosition, type PlacedPiece } from './fen.js';
+export { positionQuery, attackedSquares } from './position.js';
+export { resolveBoard, describeBoard, MAX_BOARD_SIDE, STANDARD_BOARD } from './board.js';
+export { InputError, formatInputPath, type InputPath } from './errors.js';
+export * from './types.js';

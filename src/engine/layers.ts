@@ -1,0 +1,97 @@
+/**
+ * Where a result keeps its layers. The 8 x 8 fast path and stored results keep them dense (a
+ * few words a layer); the general fill keeps them as sparse word lists, since a 256 x 256
+ * answer with hundreds of layers would otherwise be megabytes of zeros. Both hand out lazy
+ * `SquareSet`s, so a caller that reads only the distance never formats a layer.
+ */
+import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
+import type { SparseLayers } from './fill.js';
+import { squareName } from './squares.js';
+import type { Board, SquareSet } from './types.js';
+
+/** Layers L_0 .. L_D of a result. */
+export interface LayerStore {
+  /** Number of layers (D + 1, or 0 when unreachable). */
+  readonly count: number;
+  /** Layer k as a square set. */
+  layer(k: number, board: Board): SquareSet;
+  /** ORs layer k into dense words. */
+  orInto(k: number, out: Int32Array): void;
+}
+
+/** Layers stored back to back, `words` words each, from `data[0]`. */
+export class DenseLayers implements LayerStore {
+  constructor(
+    private readonly data: Int32Array,
+    private readonly words: number,
+    readonly count: number,
+  ) {}
+
+  layer(k: number, board: Board): SquareSet {
+    return new WordSquareSet(board, this.data, k * this.words);
+  }
+
+  orInto(k: number, out: Int32Array): void {
+    const base = k * this.words;
+    for (let w = 0; w < this.words; w++) out[w] |= this.data[base + w];
+  }
+}
+
+/** Layers as sparse word lists (the general fill's output). */
+export class SparseLayerStore implements LayerStore {
+  readonly count: number;
+  constructor(private readonly sparse: SparseLayers) {
+    this.count = sparse.start.length - 1;
+  }
+
+  layer(k: number, board: Board): SquareSet {
+    return new SparseSquareSet(board, this.sparse, k);
+  }
+
+  orInto(k: number, out: Int32Array): void {
+    const { start, idx, val } = this.sparse;
+    for (let i = start[k]; i < start[k + 1]; i++) out[idx[i]] |= val[i];
+  }
+}
+
+/** One layer of a `SparseLayerStore`. */
+class SparseSquareSet implements SquareSet {
+  private cachedIndices: number[] | undefined = undefined;
+  private cachedBitboard: string | undefined = undefined;
+  constructor(
+    private readonly board: Board,
+    private readonly sparse: SparseLayers,
+    private readonly k: number,
+  ) {}
+
+  private dense(): Int32Array {
+    const out = new Int32Array((this.board.files * this.board.ranks + 31) >>> 5);
+    const { start, idx, val } = this.sparse;
+    for (let i = start[this.k]; i < start[this.k + 1]; i++) out[idx[i]] |= val[i];
+    return out;
+  }
+
+  get bitboard(): string {
+    return (this.cachedBitboard ??= formatWords(this.dense(), 0, this.board.files * this.board.ranks));
+  }
+
+  get indices(): number[] {
+    if (this.cachedIndices === undefined) {
+      const dense = this.dense();
+      this.cachedIndices = bitIndices(dense, 0, dense.length);
+    }
+    return this.cachedIndices;
+  }
+
+  get squares(): string[] {
+    return this.indices.map((i) => squareName(i, this.board));
+  }
+
+  get count(): number {
+    const { start, val } = this.sparse;
+    let n = 0;
+    for (let i = start[this.k]; i < start[this.k + 1]; i++) n += popcount32(val[i]);
+    return n;
+  }
+}
+

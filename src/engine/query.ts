@@ -1,0 +1,144 @@
+/**
+ * From a user's `PathQuery` to the canonical problem the fills solve: piece, board, effective
+ * passable set P (mask, minus blocked squares, minus the FEN's occupied squares other than the
+ * query's own from and to squares), S' = S ∩ P and T' = T ∩ P. Equal problems get equal keys
+ * whatever input described them (a FEN or the equivalent mask, names in any order or case).
+ */
+import { createHash } from 'node:crypto';
+import { describeBoard, resolveBoard, STANDARD_BOARD } from './board.js';
+import { formatWords, parseWordsInto } from './bitset.js';
+import { InputError, type InputPath } from './errors.js';
+import { parseFen } from './fen.js';
+import { squareIndexOrMinus1 } from './squares.js';
+import { PIECES, type Board, type CanonicalProblem, type PathQuery, type Piece } from './types.js';
+
+/** A normalised problem: P, S' and T' as words, back to back in `data`. */
+export class Prepared {
+  private cachedProblem: CanonicalProblem | undefined = undefined;
+  private cachedKey: string | undefined = undefined;
+  constructor(
+    readonly piece: Piece,
+    readonly board: Board,
+    /** Words of one square set. */
+    readonly words: number,
+    /** P at 0, S' at `words`, T' at `2 * words`. */
+    readonly data: Int32Array,
+  ) {}
+
+  /** The canonical problem as text. */
+  get problem(): CanonicalProblem {
+    if (this.cachedProblem === undefined) {
+      const n = this.board.files * this.board.ranks;
+      this.cachedProblem = {
+        piece: this.piece,
+        files: this.board.files,
+        ranks: this.board.ranks,
+        mask: formatWords(this.data, 0, n),
+        sources: formatWords(this.data, this.words, n),
+        targets: formatWords(this.data, 2 * this.words, n),
+      };
+    }
+    return this.cachedProblem;
+  }
+
+  /** Text that identifies the problem exactly (what the key hashes). */
+  get identity(): string {
+    const p = this.problem;
+    return `${p.piece} ${p.files}x${p.ranks} ${p.mask} ${p.sources} ${p.targets}`;
+  }
+
+  /** Hex SHA-256 of the canonical problem: the cache key. */
+  get key(): string {
+    return (this.cachedKey ??= createHash('sha256').update(this.identity).digest('hex'));
+  }
+}
+
+const PIECE_SET: ReadonlySet<string> = new Set(PIECES);
+
+function checkPiece(piece: unknown, path: InputPath): Piece {
+  if (typeof piece !== 'string' || !PIECE_SET.has(piece)) {
+    throw new InputError(path, piece, `is not a piece; expected one of ${PIECES.join(', ')}`);
+  }
+  return piece as Piece;
+}
+
+/** Sets the bits of a list of square names into `data` at `offset`. */
+function setSquares(list: readonly string[] | null | undefined, field: string, board: Board, data: Int32Array, offset: number): void {
+  if (!Array.isArray(list)) throw new InputError([field], list, 'is not a list of squares');
+  for (let i = 0; i < list.length; i++) {
+    const name = list[i];
+    const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
+    if (index < 0) throw new InputError([field, i], name, `is not a square on an ${describeBoard(board)} board`);
+    data[offset + (index >>> 5)] |= 1 << (index & 31);
+  }
+}
+
+/** Sets P to every square of the board. */
+function fillBoard(data: Int32Array, words: number, n: number): void {
+  for (let w = 0; w < words; w++) data[w] = -1;
+  if ((n & 31) !== 0) data[words - 1] = (1 << (n & 31)) - 1;
+}
+
+/** Normalises a query; throws `InputError` naming the field and value of any bad input. */
+export function prepareQuery(query: PathQuery): Prepared {
+  if (query === null || typeof query !== 'object') throw new InputError(['query'], query, 'is not a path query');
+  const piece = checkPiece(query.piece, ['piece']);
+  const board = resolveBoard(query.board);
+  const n = board.files * board.ranks;
+  const words = (n + 31) >>> 5;
+  const data = new Int32Array(3 * words);
+  if (query.mask != null) {
+    const problem = typeof query.mask === 'string' ? parseWordsInto(query.mask, n, data, 0) : 'is not a bitboard';
+    if (problem !== null) {
+      throw new InputError(['mask'], query.mask, problem === 'has a square beyond the board'
+        ? `has a square beyond the ${describeBoard(board)} board`
+        : problem);
+    }
+  } else {
+    fillBoard(data, words, n);
+  }
+  setSquares(query.from, 'from', board, data, words);
+  setSquares(query.to, 'to', board, data, 2 * words);
+  if (query.blocked != null) {
+    if (!Array.isArray(query.blocked)) throw new InputError(['blocked'], query.blocked, 'is not a list of squares');
+    for (let i = 0; i < query.blocked.length; i++) {
+      const name = query.blocked[i];
+      const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
+      if (index < 0) throw new InputError(['blocked', i], name, `is not a square on an ${describeBoard(board)} board`);
+      data[index >>> 5] &= ~(1 << (index & 31));
+    }
+  }
+  if (query.fen != null) {
+    const occupied = parseFen(query.fen, board, ['fen']).occupiedWords;
+    for (let w = 0; w < words; w++) data[w] &= ~(occupied[w] & ~(data[words + w] | data[2 * words + w]));
+  }
+  for (let w = 0; w < words; w++) {
+    data[words + w] &= data[w];
+    data[2 * words + w] &= data[w];
+  }
+  return new Prepared(piece, board, words, data);
+}
+
+/**
+ * Rebuilds a prepared problem from its canonical text (as stored by a cache). Throws an
+ * `Error` when the text is not a consistent canonical problem, so a corrupted row is a miss.
+ */
+export function prepareCanonical(problem: CanonicalProblem): Prepared {
+  const piece = checkPiece(problem.piece, ['piece']);
+  const board = resolveBoard({ files: problem.files, ranks: problem.ranks });
+  const n = board.files * board.ranks;
+  const words = (n + 31) >>> 5;
+  const data = new Int32Array(3 * words);
+  const texts = [problem.mask, problem.sources, problem.targets];
+  texts.forEach((text, i) => {
+    if (typeof text !== 'string' || parseWordsInto(text, n, data, i * words) !== null) {
+      throw new Error(`stored problem has a malformed bitboard: ${String(text).slice(0, 40)}`);
+    }
+  });
+  for (let w = 0; w < words; w++) {
+    if ((data[words + w] & ~data[w]) !== 0 || (data[2 * words + w] & ~data[w]) !== 0) {
+      throw new Error('stored problem has sources or targets outside its mask');
+    }
+  }
+  return new Prepared(piece, board === STANDARD_BOARD ? STANDARD_BOARD : board, words, data);
+}

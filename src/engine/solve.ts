@@ -1,0 +1,225 @@
+/**
+ * `solve` and its result. The forward and backward fills run eagerly, on the 8 x 8 fast path
+ * (`fill64.ts`) or the general word-array fill (`fill.ts`), because distance and layers are
+ * what nearly every caller reads. Everything else (key, text forms, path count, paths,
+ * distance map) is computed on first read and kept, so a caller pays only for what it asks.
+ */
+import { STANDARD_BOARD } from './board.js';
+import { parseWordsInto, WordSquareSet } from './bitset.js';
+import { InputError } from './errors.js';
+import { wordFillOf } from './fill.js';
+import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHITE_PAWN } from './fill64.js';
+import { geometryOf } from './geometry.js';
+import { DenseLayers, SparseLayerStore, type LayerStore } from './layers.js';
+import { decodeCursor, encodeCursor, PathGraph } from './paths.js';
+import { prepareCanonical, prepareQuery, Prepared } from './query.js';
+import { squareName } from './squares.js';
+import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
+
+/** Which fill to use: `auto` takes the 8 x 8 fast path on 8 x 8 boards. */
+export interface SolveOptions {
+  representation?: 'auto' | 'general';
+}
+
+const FAST_CODES: Record<Piece, number> = {
+  KING, QUEEN, ROOK, BISHOP, KNIGHT, WHITE_PAWN, BLACK_PAWN,
+};
+
+const NO_LAYERS: LayerStore = new DenseLayers(new Int32Array(0), 0, 0);
+
+/** A solved (or restored) query. Field names are the GraphQL `PathResult` fields. */
+export class Solution implements PathResult {
+  readonly piece: Piece;
+  readonly board: Board;
+  readonly reachable: boolean;
+  readonly distance: number | null;
+  readonly cached: boolean;
+  private cachedLayers: SquareSet[] | undefined = undefined;
+  private cachedSquares: SquareSet | undefined = undefined;
+  private cachedCount: bigint | undefined;
+  private cachedGraph: PathGraph | undefined = undefined;
+  private cachedPath: Path | null | undefined = undefined;
+  private cachedDistances: (number | null)[] | undefined = undefined;
+
+  constructor(
+    private readonly prepared: Prepared,
+    private readonly store: LayerStore,
+    cached: boolean,
+    pathCount?: bigint,
+  ) {
+    this.piece = prepared.piece;
+    this.board = prepared.board;
+    this.reachable = store.count > 0;
+    this.distance = store.count > 0 ? store.count - 1 : null;
+    this.cached = cached;
+    this.cachedCount = pathCount;
+  }
+
+  get key(): string {
+    return this.prepared.key;
+  }
+
+  get problem(): CanonicalProblem {
+    return this.prepared.problem;
+  }
+
+  get mask(): string {
+    return this.prepared.problem.mask;
+  }
+
+  get sources(): SquareSet {
+    return new WordSquareSet(this.board, this.prepared.data, this.prepared.words);
+  }
+
+  get targets(): SquareSet {
+    return new WordSquareSet(this.board, this.prepared.data, 2 * this.prepared.words);
+  }
+
+  get layers(): SquareSet[] {
+    if (this.cachedLayers === undefined) {
+      const out: SquareSet[] = [];
+      for (let k = 0; k < this.store.count; k++) out.push(this.store.layer(k, this.board));
+      this.cachedLayers = out;
+    }
+    return this.cachedLayers;
+  }
+
+  get squares(): SquareSet {
+    if (this.cachedSquares === undefined) {
+      const union = new Int32Array(this.prepared.words);
+      for (let k = 0; k < this.store.count; k++) this.store.orInto(k, union);
+      this.cachedSquares = new WordSquareSet(this.board, union, 0);
+    }
+    return this.cachedSquares;
+  }
+
+  /** The layered graph, built on first use by count, path and paths. */
+  private graph(): PathGraph {
+    return (this.cachedGraph ??= new PathGraph(
+      this.piece,
+      this.board,
+      this.prepared.data.subarray(0, this.prepared.words),
+      this.layers,
+    ));
+  }
+
+  get pathCount(): bigint {
+    return (this.cachedCount ??= this.graph().count());
+  }
+
+  get path(): Path | null {
+    if (this.cachedPath === undefined) {
+      const first = this.graph().first();
+      this.cachedPath = first === null ? null : this.toPath(first);
+    }
+    return this.cachedPath;
+  }
+
+  paths(args: { first?: number | null; after?: string | null } = {}): PathConnection {
+    const first = args.first ?? 10;
+    if (!Number.isInteger(first) || first < 0) throw new InputError(['first'], first, 'is not a non-negative integer');
+    const graph = this.graph();
+    let current = args.after != null ? graph.next(decodeCursor(args.after, graph)) : graph.first();
+    const edges: PathConnection['edges'] = [];
+    let last: number[] | null = null;
+    while (current !== null && edges.length < first) {
+      edges.push({ cursor: encodeCursor(current), node: this.toPath(current) });
+      last = current;
+      current = graph.next(current);
+    }
+    return {
+      edges,
+      pageInfo: { hasNextPage: current !== null, endCursor: last === null ? null : edges[edges.length - 1].cursor },
+      totalCount: this.pathCount,
+    };
+  }
+
+  get distances(): (number | null)[] {
+    if (this.cachedDistances === undefined) {
+      const { words, data } = this.prepared;
+      const dist = wordFillOf(geometryOf(this.board)).distances(
+        this.piece,
+        data.subarray(0, words),
+        data.subarray(words, 2 * words),
+      );
+      this.cachedDistances = Array.from(dist, (d) => (d < 0 ? null : d));
+    }
+    return this.cachedDistances;
+  }
+
+  private toPath(indices: readonly number[]): Path {
+    return { squares: indices.map((i) => squareName(i, this.board)) };
+  }
+}
+
+/** Solves a prepared problem. */
+export function solvePrepared(prepared: Prepared, options: SolveOptions = {}): Solution {
+  const { words, data, board, piece } = prepared;
+  if (board === STANDARD_BOARD && options.representation !== 'general') {
+    const d = solve64(FAST_CODES[piece], data[2], data[3], data[4], data[5], data[0], data[1]);
+    const store = d < 0 ? NO_LAYERS : new DenseLayers(layersOut().slice(0, 2 * d + 2), 2, d + 1);
+    return new Solution(prepared, store, false);
+  }
+  const solved = wordFillOf(geometryOf(board)).solve(
+    piece,
+    data.subarray(0, words),
+    data.subarray(words, 2 * words),
+    data.subarray(2 * words, 3 * words),
+  );
+  return new Solution(prepared, solved === null ? NO_LAYERS : new SparseLayerStore(solved.layers), false);
+}
+
+/** Answers one path query. Throws `InputError` for bad input. */
+export function solve(query: PathQuery, options: SolveOptions = {}): Solution {
+  return solvePrepared(prepareQuery(query), options);
+}
+
+/**
+ * Answers many queries at once, in order. Queries that describe the same problem are solved
+ * once and share one result. An `InputError` names the query's position (`[3].from[1]`).
+ */
+export function solveBatch(queries: readonly PathQuery[], options: SolveOptions = {}): Solution[] {
+  const byIdentity = new Map<string, Solution>();
+  return queries.map((query, i) => {
+    let prepared: Prepared;
+    try {
+      prepared = prepareQuery(query);
+    } catch (error) {
+      throw error instanceof InputError ? error.under(i) : error;
+    }
+    const identity = prepared.identity;
+    let result = byIdentity.get(identity);
+    if (result === undefined) {
+      result = solvePrepared(prepared, options);
+      byIdentity.set(identity, result);
+    }
+    return result;
+  });
+}
+
+/**
+ * Rebuilds a result from a stored canonical problem and its layer bitboards, without solving
+ * (`cached: true`). Throws an `Error` when the stored data is inconsistent.
+ */
+export function restoreResult(problem: CanonicalProblem, layers: readonly string[], pathCount?: bigint): Solution {
+  const prepared = prepareCanonical(problem);
+  const { words, data, board } = prepared;
+  const n = board.files * board.ranks;
+  const dense = new Int32Array(layers.length * words);
+  layers.forEach((text, k) => {
+    if (typeof text !== 'string' || parseWordsInto(text, n, dense, k * words) !== null) {
+      throw new Error(`stored layer ${k} is malformed`);
+    }
+    let any = 0;
+    for (let w = 0; w < words; w++) {
+      const v = dense[k * words + w];
+      any |= v;
+      if ((v & ~data[w]) !== 0) throw new Error(`stored layer ${k} leaves the mask`);
+      if (k === 0 && (v & ~data[words + w]) !== 0) throw new Error('stored first layer is not within the sources');
+      if (k === layers.length - 1 && (v & ~data[2 * words + w]) !== 0) throw new Error('stored last layer is not within the targets');
+    }
+    if (any === 0) throw new Error(`stored layer ${k} is empty`);
+  });
+  if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
+  return new Solution(prepared, new DenseLayers(dense, words, layers.length), true, pathCount);
+}
