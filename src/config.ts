@@ -1,0 +1,167 @@
+/**
+ * Server configuration, read once from the environment into a plain frozen object.
+ *
+ * Every variable is documented in `.env.example`. Parsing is strict: a malformed value (a port of
+ * "abc", a negative limit) stops start-up with a message naming the variable, rather than
+ * silently falling back to a default. Tests build a config with `loadConfig({ ...overrides })`, so
+ * nothing here reads `process.env` unless asked to.
+ */
+
+/** Limits the service enforces on every request; each names its variable in error messages. */
+export interface Limits {
+  /** Largest board side (files or ranks) a query may use; the engine itself allows 256. */
+  maxBoardSide: number;
+  /** Most queries in one `shortestPathsBatch` call, analysis or similar list. */
+  maxBatchSize: number;
+  /** Largest `first` of `paths` and `analyses`. */
+  maxPageSize: number;
+  /** graphql-armor: deepest selection. */
+  maxDepth: number;
+  /** graphql-armor: most aliases in one operation. */
+  maxAliases: number;
+  /** graphql-armor: highest static cost of one operation. */
+  maxCost: number;
+  /** graphql-armor: most tokens in one document. */
+  maxTokens: number;
+  /** graphql-armor: most directives in one operation. */
+  maxDirectives: number;
+  /** Largest request body in bytes. */
+  maxBodyBytes: number;
+  /** Longest title or notes of an analysis, in characters. */
+  maxTextLength: number;
+}
+
+/** Everything the server needs to start. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Prisma-style SQLite URL of the store. */
+  databaseUrl: string;
+  /** Entries of the in-memory LRU in front of the result cache table. */
+  cacheLruSize: number;
+  /** Most rows of the result cache table. */
+  cacheMaxRows: number;
+  /** pino level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+  /** True when NODE_ENV is `production`: no stack traces, internal error messages hidden. */
+  production: boolean;
+  /** Serve the offline GraphiQL playground on GET /graphql. */
+  playground: boolean;
+  /** Answer introspection queries (the playground needs them). */
+  introspection: boolean;
+  /** Origins allowed by CORS; empty: no CORS headers (same origin only). `*` allows any. */
+  corsOrigins: string[];
+  /** How long shutdown waits for requests in flight before cutting connections. */
+  shutdownTimeoutMs: number;
+  limits: Limits;
+}
+
+/** Environment-variable names and defaults, in the order of `.env.example`. */
+export const DEFAULTS = {
+  PORT: 4000,
+  HOST: '0.0.0.0',
+  DATABASE_URL: 'file:./data/chess-paths.db',
+  CACHE_LRU_SIZE: 10_000,
+  CACHE_MAX_ROWS: 100_000,
+  LOG_LEVEL: 'info',
+  MAX_BOARD_SIDE: 64,
+  MAX_BATCH_SIZE: 500,
+  MAX_PAGE_SIZE: 1000,
+  MAX_DEPTH: 10,
+  MAX_ALIASES: 30,
+  MAX_COST: 5000,
+  MAX_TOKENS: 10_000,
+  MAX_DIRECTIVES: 50,
+  MAX_BODY_BYTES: 1_048_576,
+  MAX_TEXT_LENGTH: 10_000,
+  SHUTDOWN_TIMEOUT_MS: 10_000,
+} as const;
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** A configuration value that cannot be used; the message names the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: keyof typeof DEFAULTS, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  const fallback = DEFAULTS[name];
+  if (raw === undefined || raw.trim() === '') return fallback as number;
+  const text = raw.trim().replace(/_/g, '');
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a whole number`);
+  const value = Number(text);
+  if (value < min || value > max) throw new ConfigError(`${name}=${raw} is outside ${min}..${max}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name}=${JSON.stringify(env[name])} is not a boolean (true/false)`);
+}
+
+function text(env: Env, name: keyof typeof DEFAULTS): string {
+  const raw = env[name]?.trim();
+  return raw === undefined || raw === '' ? String(DEFAULTS[name]) : raw;
+}
+
+/** Reads the configuration from `env` (default `process.env`); throws `ConfigError` on a bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = text(env, 'LOG_LEVEL').toLowerCase();
+  if (!LOG_LEVELS.has(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(logLevel)} is not one of ${[...LOG_LEVELS].join(', ')}`);
+  }
+  const playground = boolean(env, 'PLAYGROUND', true);
+  const introspection = boolean(env, 'INTROSPECTION', playground);
+  if (playground && !introspection) {
+    throw new ConfigError('PLAYGROUND=true needs INTROSPECTION=true (the playground reads the schema by introspection)');
+  }
+  const config: Config = {
+    port: integer(env, 'PORT', 0, 65535),
+    host: text(env, 'HOST'),
+    databaseUrl: text(env, 'DATABASE_URL'),
+    cacheLruSize: integer(env, 'CACHE_LRU_SIZE', 0),
+    cacheMaxRows: integer(env, 'CACHE_MAX_ROWS', 0),
+    logLevel,
+    production: env.NODE_ENV === 'production',
+    playground,
+    introspection,
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0),
+    limits: {
+      maxBoardSide: integer(env, 'MAX_BOARD_SIDE', 1, 256),
+      maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 1),
+      maxPageSize: integer(env, 'MAX_PAGE_SIZE', 1),
+      maxDepth: integer(env, 'MAX_DEPTH', 1),
+      maxAliases: integer(env, 'MAX_ALIASES', 0),
+      maxCost: integer(env, 'MAX_COST', 1),
+      maxTokens: integer(env, 'MAX_TOKENS', 1),
+      maxDirectives: integer(env, 'MAX_DIRECTIVES', 0),
+      maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1),
+      maxTextLength: integer(env, 'MAX_TEXT_LENGTH', 1),
+    },
+  };
+  return config;
+}
+
+/** Environment variable behind each limit, for error messages. */
+export const LIMIT_VARIABLES: Record<keyof Limits, string> = {
+  maxBoardSide: 'MAX_BOARD_SIDE',
+  maxBatchSize: 'MAX_BATCH_SIZE',
+  maxPageSize: 'MAX_PAGE_SIZE',
+  maxDepth: 'MAX_DEPTH',
+  maxAliases: 'MAX_ALIASES',
+  maxCost: 'MAX_COST',
+  maxTokens: 'MAX_TOKENS',
+  maxDirectives: 'MAX_DIRECTIVES',
+  maxBodyBytes: 'MAX_BODY_BYTES',
+  maxTextLength: 'MAX_TEXT_LENGTH',
+};

@@ -1,0 +1,28 @@
+/**
+ * The slice of the engine the GraphQL layer uses, as an interface. The server takes an
+ * implementation as a dependency (the real engine by default), so tests can wrap it to count
+ * solves or to watch which lazy fields a query reads, without any hook inside the engine.
+ */
+import * as realEngine from '../engine/index.js';
+import type { Board, ParsedPosition, PathQuery, PathResult, Prepared } from '../engine/index.js';
+
+export type { ParsedPosition, Prepared };
+
+/** What the resolvers call; every method throws `InputError` on bad input. */
+export interface EngineApi {
+  /** Normalises and validates a query into its canonical key and problem. */
+  prepareQuery(query: PathQuery): Prepared;
+  /** Solves a prepared problem (lazy fields are computed when read). */
+  solvePrepared(prepared: Prepared): PathResult;
+  /** Checks a board argument (absent: 8 x 8). */
+  resolveBoard(board: Board | null | undefined): Board;
+  /** Parses a FEN on the given (resolved) board. */
+  parseFen(fen: string, board?: Board): ParsedPosition;
+  /** The path question of `Position.paths` for the piece on `from`. */
+  positionQuery(position: ParsedPosition, from: string, to: readonly string[], avoidAttacked: boolean): PathQuery;
+  /** Name of a square index, e.g. 28 -> `e4` on 8 x 8. */
+  squareName(index: number, board: Board): string;
+}
+
+/** The real engine. */
+export const defaultEngine: EngineApi = realEngine;

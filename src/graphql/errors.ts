@@ -1,0 +1,86 @@
+/**
+ * One place that turns thrown errors into GraphQL errors (Apollo's `formatError`): resolvers just
+ * throw the engine's `InputError`, the service's `LimitError` or the store's `ForbiddenError` /
+ * `NotFoundError`, and this maps them to `extensions.code` with the original message, which
+ * already names the argument and the value. Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
+ * logged with its stack, and in production its message is replaced and no stack trace is sent.
+ * Every error sent is counted by code in the metrics.
+ */
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import type { Logger } from 'pino';
+import { formatInputPath, InputError } from '../engine/errors.js';
+import type { Metrics } from '../http/metrics.js';
+import { ForbiddenError, NotFoundError } from '../store/types.js';
+import { LimitError } from './limits.js';
+import { ScalarInputError } from './scalars.js';
+
+/** The store is not open (still starting, or failed): analyses cannot be served. */
+export class UnavailableError extends Error {
+  override readonly name = 'UnavailableError';
+}
+
+/** Follows `originalError` links (graphql-js and Apollo wrap errors) looking for a match. */
+function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (match(current)) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}
+
+const isScalarInput = (e: unknown): e is ScalarInputError => e instanceof ScalarInputError;
+
+/** Options of `createFormatError`. */
+export interface FormatErrorOptions {
+  production: boolean;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Apollo's `formatError`: maps known errors to codes, hides internals in production, counts. */
+export function createFormatError(options: FormatErrorOptions) {
+  const { production, logger, metrics } = options;
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const cause = unwrapResolverError(error);
+    let out: GraphQLFormattedError = formatted;
+    const keep = { locations: formatted.locations, path: formatted.path };
+    if (cause instanceof InputError) {
+      out = {
+        message: cause.message,
+        ...keep,
+        extensions: { code: 'BAD_USER_INPUT', argument: formatInputPath(cause.path) },
+      };
+    } else if (cause instanceof LimitError) {
+      out = {
+        message: cause.message,
+        ...keep,
+        extensions: {
+          code: 'BAD_USER_INPUT',
+          argument: formatInputPath(cause.path),
+          limit: cause.variable,
+          max: cause.max,
+        },
+      };
+    } else if (cause instanceof ForbiddenError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'FORBIDDEN' } };
+    } else if (cause instanceof NotFoundError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'NOT_FOUND' } };
+    } else if (cause instanceof UnavailableError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
+    } else if (findCause(error, isScalarInput)) {
+      // A bad scalar literal fails validation; it is still the user's input.
+      out = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
+    }
+    const code = String(out.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
+    if (code === 'INTERNAL_SERVER_ERROR') {
+      logger.error({ err: cause, path: formatted.path }, 'internal error while answering a GraphQL request');
+      if (production) {
+        out = { message: 'Internal server error', ...keep, extensions: { code } };
+      }
+    }
+    metrics.graphqlErrors.inc({ code });
+    return out;
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The service's own limits (board side, batch size, page size, text length), checked before any
+ * engine work so an oversized request costs nothing. A breach throws `LimitError`, which the error
+ * formatter reports as `BAD_USER_INPUT` with `extensions.limit` naming the environment variable:
+ * the message says which argument, which value and which limit, e.g.
+ * `queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)`.
+ */
+import { LIMIT_VARIABLES, type Limits } from '../config.js';
+import { formatInputPath, InputError, type InputPath } from '../engine/errors.js';
+import type { Board, PathQuery } from '../engine/types.js';
+
+/** An argument over one of the configured limits. */
+export class LimitError extends Error {
+  override readonly name = 'LimitError';
+  constructor(
+    /** Where the value came from, e.g. `['queries']`. */
+    readonly path: InputPath,
+    /** Which limit, e.g. `maxBatchSize`. */
+    readonly limit: keyof Limits,
+    /** The configured maximum. */
+    readonly max: number,
+    /** What was asked for, as text (`501 queries`). */
+    readonly actual: string,
+    /** The maximum as text, when it needs a unit. */
+    maxText: string = String(max),
+  ) {
+    super(`${formatInputPath(path)}: ${actual} is over the limit of ${maxText} (${LIMIT_VARIABLES[limit]})`);
+  }
+
+  /** The environment variable that sets the limit. */
+  get variable(): string {
+    return LIMIT_VARIABLES[this.limit];
+  }
+}
+
+/** Throws unless the board's sides are within `maxBoardSide` (smaller-than-1 sides are the engine's to reject). */
+export function checkBoard(board: Board | null | undefined, limits: Limits, path: InputPath): void {
+  if (!board) return;
+  for (const side of ['files', 'ranks'] as const) {
+    const value = board[side];
+    if (typeof value === 'number' && value > limits.maxBoardSide) {
+      throw new LimitError([...path, side], 'maxBoardSide', limits.maxBoardSide, `${side} ${value}`);
+    }
+  }
+}
+
+/** Longest FEN accepted: a fully occupied board of the largest allowed size plus the other fields. */
+export function maxFenLength(limits: Limits): number {
+  return limits.maxBoardSide * (limits.maxBoardSide + 1) + 256;
+}
+
+/** Throws when a FEN is longer than any FEN of an allowed board could be. */
+export function checkFen(fen: string | null | undefined, limits: Limits, path: InputPath): void {
+  if (typeof fen === 'string' && fen.length > maxFenLength(limits)) {
+    const max = maxFenLength(limits);
+    throw new LimitError(path, 'maxBoardSide', limits.maxBoardSide, `a FEN of ${fen.length} characters`,
+      `${max} characters for boards of side ${limits.maxBoardSide}`);
+  }
+}
+
+/** Checks one path query's board and FEN before the engine sees it. */
+export function checkQuery(query: PathQuery, limits: Limits, path: InputPath): void {
+  checkBoard(query.board, limits, [...path, 'board']);
+  checkFen(query.fen, limits, [...path, 'fen']);
+}
+
+/** Throws when a list of queries is longer than `maxBatchSize`. */
+export function checkBatch(count: number, limits: Limits, path: InputPath): void {
+  if (count > limits.maxBatchSize) {
+    throw new LimitError(path, 'maxBatchSize', limits.maxBatchSize, `${count} queries`);
+  }
+}
+
+/** Throws when a page size is negative or over `maxPageSize`. */
+export function checkFirst(first: number | null | undefined, limits: Limits, path: InputPath): void {
+  if (first == null) return;
+  if (first < 0) throw new InputError(path, first, 'is negative: a page holds 0 or more items');
+  if (first > limits.maxPageSize) {
+    throw new LimitError(path, 'maxPageSize', limits.maxPageSize, `first ${first}`);
+  }
+}
+
+/** Throws when a title or notes text is longer than `maxTextLength`. */
+export function checkText(value: string | null | undefined, limits: Limits, path: InputPath): void {
+  if (typeof value === 'string' && value.length > limits.maxTextLength) {
+    throw new LimitError(path, 'maxTextLength', limits.maxTextLength, `${value.length} characters`);
+  }
+}

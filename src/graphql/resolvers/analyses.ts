@@ -1,0 +1,115 @@
+/**
+ * Saved analyses, through the store's `AnalysisStore`. Inputs are validated before anything is
+ * written: text lengths, the FEN (parsed by the engine), and every query (prepared by the engine,
+ * which also yields the result keys the store records). `Analysis.results` re-prepares the stored
+ * queries and loads them through the request's shared loader, so they hit the same cache and batch
+ * as every other path question of the request. A wrong edit token is the store's `ForbiddenError`
+ * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND).
+ */
+import { InputError, type InputPath } from '../../engine/errors.js';
+import type { PathQuery } from '../../engine/types.js';
+import type {
+  AnalysisResolvers,
+  MutationResolvers,
+  QueryResolvers,
+} from '../../generated/graphql.js';
+import type { AnalysisPatch, Store } from '../../store/types.js';
+import type { Context } from '../context.js';
+import { UnavailableError } from '../errors.js';
+import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
+import { loadAll, plainQuery, prepare, rethrowUnder } from './prepare.js';
+
+function requireStore(ctx: Context): Store {
+  const store = ctx.services.store();
+  if (!store) throw new UnavailableError('Analyses are unavailable: the database is not open (see /health)');
+  return store;
+}
+
+function checkTitle(ctx: Context, title: string, path: InputPath): void {
+  if (title.trim() === '') throw new InputError(path, title, 'is empty: an analysis needs a title');
+  checkText(title, ctx.services.limits, path);
+}
+
+function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: InputPath): void {
+  if (fen == null) return;
+  checkFen(fen, ctx.services.limits, path);
+  try {
+    ctx.services.engine.parseFen(fen);
+  } catch (err) {
+    if (err instanceof InputError) throw new InputError(path, fen, `is not a valid FEN: ${err.message}`);
+    throw err;
+  }
+}
+
+function prepareQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
+  checkBatch(queries.length, ctx.services.limits, path);
+  const plain = queries.map(plainQuery);
+  const resultKeys = plain.map((query, i) => prepare(ctx, query, [...path, i]).key);
+  return { queries: plain, resultKeys };
+}
+
+/** `Query.analysis` and `Query.analyses`. */
+export const analysisQueries: Pick<QueryResolvers, 'analysis' | 'analyses'> = {
+  analysis: (_root, { id }, ctx) => requireStore(ctx).analyses.get(id),
+  analyses: async (_root, { first, after }, ctx) => {
+    checkFirst(first, ctx.services.limits, ['first']);
+    const page = await requireStore(ctx).analyses.list({ first: first ?? 20, after });
+    return {
+      edges: page.edges,
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+      totalCount: page.totalCount,
+    };
+  },
+};
+
+/** `saveAnalysis`, `updateAnalysis` and `deleteAnalysis`. */
+export const analysisMutations: MutationResolvers = {
+  saveAnalysis: (_root, { input }, ctx) => {
+    const { limits } = ctx.services;
+    checkTitle(ctx, input.title, ['input', 'title']);
+    checkText(input.notes, limits, ['input', 'notes']);
+    checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
+    const { queries, resultKeys } = prepareQueries(ctx, input.queries, ['input', 'queries']);
+    return requireStore(ctx).analyses.save({
+      title: input.title,
+      notes: input.notes ?? null,
+      fen: input.fen ?? null,
+      queries,
+      resultKeys,
+    });
+  },
+  updateAnalysis: (_root, { id, editToken, input }, ctx) => {
+    const { limits } = ctx.services;
+    const patch: AnalysisPatch = {};
+    if (input.title !== undefined) {
+      if (input.title === null) throw new InputError(['input', 'title'], null, 'cannot clear the title: an analysis always has one');
+      checkTitle(ctx, input.title, ['input', 'title']);
+      patch.title = input.title;
+    }
+    if (input.notes !== undefined) {
+      checkText(input.notes, limits, ['input', 'notes']);
+      patch.notes = input.notes;
+    }
+    if (input.fen !== undefined) {
+      checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
+      patch.fen = input.fen;
+    }
+    if (input.queries !== undefined) {
+      if (input.queries === null) throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
+      Object.assign(patch, prepareQueries(ctx, input.queries, ['input', 'queries']));
+    }
+    return requireStore(ctx).analyses.update(id, editToken, patch);
+  },
+  deleteAnalysis: (_root, { id, editToken }, ctx) => requireStore(ctx).analyses.delete(id, editToken),
+};
+
+/** `Analysis.results`: the stored queries, loaded like any other path question. */
+export const analysis: AnalysisResolvers = {
+  results: (record, _args, ctx) => {
+    try {
+      return loadAll(ctx, record.queries, ['results'], false);
+    } catch (err) {
+      rethrowUnder(err, []);
+    }
+  },
+};

@@ -1,0 +1,21 @@
+/**
+ * The resolver map, assembled from one small module per area and typed by the generated
+ * `Resolvers` type (scripts/codegen.mjs), so a resolver that returns the wrong shape fails to
+ * compile.
+ */
+import type { Resolvers } from '../../generated/graphql.js';
+import { scalarResolvers } from '../scalars.js';
+import { analysis, analysisMutations, analysisQueries } from './analyses.js';
+import { overlay, pathQueries, pathResult } from './paths.js';
+import { position, positionQueries } from './position.js';
+
+/** Every resolver of the schema. */
+export const resolvers: Resolvers = {
+  ...scalarResolvers,
+  Query: { ...pathQueries, ...positionQueries, ...analysisQueries },
+  Mutation: analysisMutations,
+  PathResult: pathResult,
+  Overlay: overlay,
+  Position: position,
+  Analysis: analysis,
+};

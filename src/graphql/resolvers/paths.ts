@@ -1,0 +1,40 @@
+/**
+ * Resolvers of path questions: `shortestPaths`, `shortestPathsBatch`, and the few `PathResult`
+ * fields that are not plain properties of the engine's result. Everything else (key, distance,
+ * layers, pathCount, path, distances, ...) is read by graphql-js's default resolver straight from
+ * the result object, whose expensive fields are lazy getters: a query that selects only
+ * `distance` never computes a path count or a path list.
+ */
+import type { PathResult } from '../../engine/types.js';
+import type { OverlayResolvers, PathResultResolvers, QueryResolvers } from '../../generated/graphql.js';
+import { checkBatch, checkFirst } from '../limits.js';
+import { renderAscii, renderSvg } from '../overlay.js';
+import { loadAll, prepare, rethrowUnder } from './prepare.js';
+
+/** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
+export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
+  shortestPaths: (_root, { query }, ctx) => ctx.loader.load(prepare(ctx, query, ['query'])),
+  shortestPathsBatch: (_root, { queries }, ctx) => {
+    checkBatch(queries.length, ctx.services.limits, ['queries']);
+    return loadAll(ctx, queries, ['queries']);
+  },
+};
+
+/** `PathResult` fields that need arguments checked or a different parent. */
+export const pathResult: PathResultResolvers = {
+  paths: (result, args, ctx) => {
+    checkFirst(args.first, ctx.services.limits, ['paths', 'first']);
+    try {
+      return result.paths({ first: args.first, after: args.after });
+    } catch (err) {
+      rethrowUnder(err, ['paths']);
+    }
+  },
+  overlay: (result) => result,
+};
+
+/** `Overlay` pictures, drawn from the result's layers on demand. */
+export const overlay: OverlayResolvers = {
+  ascii: (result: PathResult) => renderAscii(result),
+  svg: (result: PathResult) => renderSvg(result),
+};

@@ -1,0 +1,38 @@
+/**
+ * Turning a path query argument into a prepared problem and loading its result: the service's
+ * limits are checked first, then the engine normalises the query; an `InputError` is re-rooted
+ * under the argument it came from (`query`, `queries[3]`, `input.queries[0]`), so the message
+ * names the exact argument and value.
+ */
+import { InputError, type InputPath } from '../../engine/errors.js';
+import type { PathQuery, PathResult } from '../../engine/types.js';
+import type { Context } from '../context.js';
+import type { Prepared } from '../engine.js';
+import { checkQuery } from '../limits.js';
+
+/** Rethrows an `InputError` under `path`; other errors pass unchanged. */
+export function rethrowUnder(err: unknown, path: InputPath): never {
+  if (err instanceof InputError) throw err.under(...path);
+  throw err;
+}
+
+/** Checks limits (unless `checkLimits` is false) and prepares one query. */
+export function prepare(ctx: Context, query: PathQuery, path: InputPath, checkLimits = true): Prepared {
+  if (checkLimits) checkQuery(query, ctx.services.limits, path);
+  try {
+    return ctx.services.engine.prepareQuery(query);
+  } catch (err) {
+    rethrowUnder(err, path);
+  }
+}
+
+/** Prepares every query first (so a bad one fails before any work), then loads them all together. */
+export function loadAll(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Promise<PathResult[]> {
+  const prepared = queries.map((query, i) => prepare(ctx, query, [...path, i], checkLimits));
+  return Promise.all(prepared.map((p) => ctx.loader.load(p)));
+}
+
+/** A plain JSON copy of a query argument (graphql-js input objects may lack a prototype). */
+export function plainQuery(query: PathQuery): PathQuery {
+  return JSON.parse(JSON.stringify(query)) as PathQuery;
+}

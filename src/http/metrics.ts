@@ -1,0 +1,81 @@
+/**
+ * Prometheus metrics (prom-client). Each server gets its own registry, so several servers in one
+ * process (the tests) never collide on metric names and each `/metrics` shows only its own counts.
+ */
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** The service's metrics, all under the `chess_paths_` prefix. */
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'route' | 'method' | 'status'>;
+  httpSeconds: Histogram<'route'>;
+  graphqlErrors: Counter<'code'>;
+  engineSolves: Counter;
+  engineSolveSeconds: Histogram;
+  batchSize: Histogram;
+  cacheHits: Counter;
+  cacheMisses: Counter;
+  cacheErrors: Counter<'operation'>;
+}
+
+/** Creates a registry with the service's metrics and Node's default process metrics. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'chess_paths_' });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'chess_paths_http_requests_total',
+      help: 'HTTP requests by route, method and status code',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    httpSeconds: new Histogram({
+      name: 'chess_paths_http_request_duration_seconds',
+      help: 'HTTP request durations by route',
+      labelNames: ['route'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    graphqlErrors: new Counter({
+      name: 'chess_paths_graphql_errors_total',
+      help: 'GraphQL errors returned, by extensions.code',
+      labelNames: ['code'] as const,
+      registers,
+    }),
+    engineSolves: new Counter({
+      name: 'chess_paths_engine_solves_total',
+      help: 'Problems solved by the engine (cache misses; one per distinct key per request)',
+      registers,
+    }),
+    engineSolveSeconds: new Histogram({
+      name: 'chess_paths_engine_solve_duration_seconds',
+      help: 'Duration of one engine solve (eager part only; lazy fields are computed when read)',
+      buckets: [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
+      registers,
+    }),
+    batchSize: new Histogram({
+      name: 'chess_paths_loader_batch_size',
+      help: 'Distinct path questions per DataLoader batch',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers,
+    }),
+    cacheHits: new Counter({
+      name: 'chess_paths_cache_hits_total',
+      help: 'Path questions answered from the result cache',
+      registers,
+    }),
+    cacheMisses: new Counter({
+      name: 'chess_paths_cache_misses_total',
+      help: 'Path questions not in the result cache',
+      registers,
+    }),
+    cacheErrors: new Counter({
+      name: 'chess_paths_cache_errors_total',
+      help: 'Failed result-cache operations (treated as misses)',
+      labelNames: ['operation'] as const,
+      registers,
+    }),
+  };
+}

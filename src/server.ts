@@ -1,0 +1,222 @@
+/**
+ * The service's entry point and its lifecycle. `startServer(config)` starts Apollo, listens at
+ * once (so `/health` can answer 503 while the database opens), then opens the store in the
+ * background; it returns `{ url, ready, close }` for tests and for `main`. Until the store is open,
+ * or if it fails to open, path questions are answered by the engine alone and analyses report
+ * SERVICE_UNAVAILABLE. `close()` stops accepting connections, lets requests in flight finish (up
+ * to SHUTDOWN_TIMEOUT_MS), then closes the database. Run directly (`node dist/server.js`), it reads
+ * the environment and shuts down gracefully on SIGTERM/SIGINT.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { GRAPHQL_PATH, createApollo } from './graphql/apollo.js';
+import type { Services } from './graphql/context.js';
+import { defaultEngine, type EngineApi } from './graphql/engine.js';
+import { createRequestHandler, type HealthReport } from './http/handler.js';
+import { createLogger } from './http/logger.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
+import type { Store, StoreOptions } from './store/types.js';
+
+/** Replaceable parts, for tests. */
+export interface ServerDeps {
+  /** The engine (default: the real one). */
+  engine?: EngineApi;
+  /** Opens the store (default: `openStore` of src/store); `null` runs without a database. */
+  openStore?: ((options: StoreOptions) => Promise<Store>) | null;
+  /** Logger (default: pino at the configured level). */
+  logger?: Logger;
+}
+
+/** A started server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:4000`. */
+  url: string;
+  /** The GraphQL endpoint URL. */
+  graphqlUrl: string;
+  port: number;
+  /** Settles when the store has opened (or failed to, or is disabled). */
+  ready: Promise<void>;
+  metrics: Metrics;
+  /** Resolves once background work (cache writes after responses) is done. */
+  settle(): Promise<void>;
+  /** Graceful stop: no new connections, requests in flight finish, database closed. */
+  close(): Promise<void>;
+}
+
+/** The real store, loaded on first use so engine-only runs never load Prisma. */
+function storeOpener(logger: Logger) {
+  return async (options: StoreOptions): Promise<Store> => {
+    const { openStore } = await import('./store/index.js');
+    return openStore(options, { logger: logger.child({ component: 'store' }) });
+  };
+}
+
+/** Time `/health` waits for the database's answer. */
+const HEALTH_TIMEOUT_MS = 2000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(fallback), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      () => {
+        clearTimeout(timer);
+        resolve(fallback);
+      },
+    );
+  });
+}
+
+/** Starts the HTTP server with GraphQL, health and metrics; see the file comment. */
+export async function startServer(config: Config, deps: ServerDeps = {}): Promise<RunningServer> {
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const metrics = createMetrics();
+  const openStore = deps.openStore === undefined ? storeOpener(logger) : deps.openStore;
+  let store: Store | undefined;
+  let database: HealthReport['database'] = openStore ? 'opening' : 'disabled';
+  let stopping = false;
+
+  const pending = new Set<Promise<unknown>>();
+  const services: Services = {
+    engine: deps.engine ?? defaultEngine,
+    store: () => store,
+    limits: config.limits,
+    metrics,
+    logger,
+    background: (task) => {
+      const running = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(task)
+        .catch((err: unknown) => logger.error({ err }, 'background task failed'))
+        .finally(() => pending.delete(running));
+      pending.add(running);
+    },
+  };
+  /** Waits until no background task (cache write) is pending. */
+  const settle = async (): Promise<void> => {
+    while (pending.size > 0) await Promise.allSettled([...pending]);
+  };
+
+  const health = async (): Promise<HealthReport> => {
+    if (stopping) return { status: 'stopping', database };
+    if (database === 'disabled') return { status: 'ok', database };
+    if (database === 'opening') return { status: 'starting', database };
+    if (!store) return { status: 'degraded', database };
+    const healthy = await withTimeout(store.healthy(), HEALTH_TIMEOUT_MS, false);
+    return healthy ? { status: 'ok', database: 'ok' } : { status: 'degraded', database: 'unavailable' };
+  };
+
+  const httpServer = createServer();
+  httpServer.keepAliveTimeout = 65_000;
+  httpServer.headersTimeout = 66_000;
+  httpServer.requestTimeout = 60_000;
+  const apollo = createApollo({ config, httpServer, logger, metrics });
+  await apollo.start();
+  httpServer.on('request', createRequestHandler({ config, apollo, services, metrics, logger, health }));
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.port, config.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ url, graphql: `${url}${GRAPHQL_PATH}`, playground: config.playground }, 'chess-paths listening');
+
+  const ready: Promise<void> = openStore
+    ? openStore({
+        databaseUrl: config.databaseUrl,
+        lruSize: config.cacheLruSize,
+        maxCacheRows: config.cacheMaxRows,
+      }).then(
+        (opened) => {
+          if (stopping) {
+            void opened.close();
+            return;
+          }
+          store = opened;
+          database = 'ok';
+          logger.info({ databaseUrl: config.databaseUrl }, 'database ready');
+        },
+        (err: unknown) => {
+          database = 'unavailable';
+          logger.error({ err, databaseUrl: config.databaseUrl }, 'database failed to open; serving path queries from the engine only');
+        },
+      )
+    : Promise.resolve();
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      stopping = true;
+      logger.info('shutting down: finishing requests in flight');
+      await apollo.stop();
+      await ready;
+      await settle();
+      if (store) {
+        const opened = store;
+        store = undefined;
+        database = 'closed';
+        await opened.close();
+      }
+      logger.info('shut down');
+    })();
+    return closing;
+  };
+
+  return { url, graphqlUrl: `${url}${GRAPHQL_PATH}`, port, ready, metrics, settle, close };
+}
+
+/** Runs the server from the environment until SIGTERM/SIGINT. */
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`chess-paths: configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, { logger });
+  let signals = 0;
+  const stop = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) {
+      logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    logger.info({ signal }, 'signal received');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('uncaughtException', (err) => {
+    logger.fatal({ err }, 'uncaught exception');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (err) => {
+    logger.error({ err }, 'unhandled promise rejection');
+  });
+}
+
+const entry = process.argv[1];
+if (entry && import.meta.url === pathToFileURL(entry).href) {
+  void main();
+}
