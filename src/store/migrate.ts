@@ -103,21 +103,42 @@ interface HistoryRow {
 }
 
 /**
- * Brings the SQLite database at `file` up to date with the migrations directory. Opens its own
- * connection (switching the database to WAL), holds an exclusive lock while it works so that two
- * processes starting at once apply each migration once, and closes the connection before returning.
+ * Brings the SQLite database at `file` up to date with the migrations directory, on a connection
+ * of its own (closed before returning; it also switches the database to WAL).
+ *
+ * When the history shows nothing to do, it only reads (other processes may have the database
+ * open). When there is work (no history table yet, a pending migration, or a row not finished),
+ * it takes Prisma's lock, `locking_mode=EXCLUSIVE`, which waits (busy timeout) until no other
+ * connection has the database open, re-reads the history and applies what is still pending; so
+ * two processes starting at once apply each migration once.
  */
 export function migrate(file: string, options: MigrateOptions = {}): MigrateResult {
   const migrations = readMigrations(options.migrationsDir);
-  const db = new Database(file, { timeout: options.busyTimeoutMs ?? 5000 });
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+  const db = new Database(file, { timeout: busyTimeoutMs });
   try {
     db.pragma('journal_mode = WAL');
+    const quick = tableExists(db, '_prisma_migrations') ? readHistory(db) : null;
+    if (quick && !needsWork(quick, migrations)) {
+      return { applied: [], all: checkHistory(file, quick, migrations, options.logger) };
+    }
+
     // Prisma's schema engine locks the same way; the lock is held until the connection closes.
     db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE');
     try {
-      const hasHistory = tableExists(db, '_prisma_migrations');
-      if (!hasHistory) {
+      db.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      if (isBusy(error)) {
+        throw new MigrationError(
+          `Migrations need exclusive access to ${file}, but another connection kept it open for ` +
+            `${busyTimeoutMs} ms. Stop the other processes using the database (older instances, sqlite3 ` +
+            'shells, Prisma Studio) and start again.',
+        );
+      }
+      throw error;
+    }
+    try {
+      if (!tableExists(db, '_prisma_migrations')) {
         const other = db
           .prepare(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
@@ -139,45 +160,8 @@ export function migrate(file: string, options: MigrateOptions = {}): MigrateResu
       throw error;
     }
 
-    const rows = db
-      .prepare(
-        'SELECT id, checksum, finished_at, migration_name, logs, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at ASC',
-      )
-      .all() as HistoryRow[];
-
-    const failed = rows.filter((row) => row.finished_at == null && row.rolled_back_at == null);
-    if (failed.length > 0) {
-      const row = failed[0];
-      throw new MigrationError(
-        `Migration "${row.migration_name}" is recorded in ${file} as started but not finished` +
-          (row.logs ? ` (${row.logs})` : '') +
-          '. Fix the database by hand, then mark the migration rolled back or applied ' +
-          '(`prisma migrate resolve`, or set rolled_back_at / finished_at in _prisma_migrations).',
-      );
-    }
-
-    const local = new Map(migrations.map((m) => [m.name, m]));
-    const applied = new Set<string>();
-    for (const row of rows) {
-      if (row.rolled_back_at != null) continue;
-      applied.add(row.migration_name);
-      const migration = local.get(row.migration_name);
-      if (!migration) {
-        options.logger?.warn(
-          { migration: row.migration_name },
-          'database has a migration that is not in the migrations directory (is this an older build?)',
-        );
-        continue;
-      }
-      if (migration.checksum !== row.checksum) {
-        throw new MigrationError(
-          `Migration "${row.migration_name}" was changed after it was applied to ${file}: ` +
-            `_prisma_migrations records checksum ${row.checksum}, but its migration.sql now hashes to ` +
-            `${migration.checksum}. Restore the original migration.sql and put the change in a new migration.`,
-        );
-      }
-    }
-
+    const applied = checkHistory(file, readHistory(db), migrations, options.logger);
+    const done = new Set(applied);
     const insert = db.prepare(
       'INSERT INTO "_prisma_migrations" ("id", "checksum", "started_at", "migration_name") VALUES (?, ?, ?, ?)',
     );
@@ -189,7 +173,7 @@ export function migrate(file: string, options: MigrateOptions = {}): MigrateResu
 
     const newlyApplied: string[] = [];
     for (const migration of migrations) {
-      if (applied.has(migration.name)) continue;
+      if (done.has(migration.name)) continue;
       const id = randomUUID();
       insert.run(id, migration.checksum, Date.now(), migration.name);
       try {
@@ -209,6 +193,71 @@ export function migrate(file: string, options: MigrateOptions = {}): MigrateResu
   } finally {
     db.close();
   }
+}
+
+function readHistory(db: Database.Database): HistoryRow[] {
+  return db
+    .prepare(
+      'SELECT id, checksum, finished_at, migration_name, logs, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at ASC',
+    )
+    .all() as HistoryRow[];
+}
+
+/** True when a migration is pending or a history row is unfinished. */
+function needsWork(rows: HistoryRow[], migrations: LocalMigration[]): boolean {
+  const live = rows.filter((row) => row.rolled_back_at == null);
+  if (live.some((row) => row.finished_at == null)) return true;
+  const applied = new Set(live.map((row) => row.migration_name));
+  return migrations.some((m) => !applied.has(m.name));
+}
+
+/**
+ * Validates the history against the directory and returns the names of the applied migrations:
+ * an unfinished row or a changed checksum is a `MigrationError`; a row without a directory is
+ * only reported.
+ */
+function checkHistory(
+  file: string,
+  rows: HistoryRow[],
+  migrations: LocalMigration[],
+  logger: StoreLogger | undefined,
+): string[] {
+  const failed = rows.find((row) => row.finished_at == null && row.rolled_back_at == null);
+  if (failed) {
+    throw new MigrationError(
+      `Migration "${failed.migration_name}" is recorded in ${file} as started but not finished` +
+        (failed.logs ? ` (${failed.logs})` : '') +
+        '. Fix the database by hand, then mark the migration rolled back or applied ' +
+        '(`prisma migrate resolve`, or set rolled_back_at / finished_at in _prisma_migrations).',
+    );
+  }
+  const local = new Map(migrations.map((m) => [m.name, m]));
+  const applied: string[] = [];
+  for (const row of rows) {
+    if (row.rolled_back_at != null) continue;
+    applied.push(row.migration_name);
+    const migration = local.get(row.migration_name);
+    if (!migration) {
+      logger?.warn(
+        { migration: row.migration_name },
+        'database has a migration that is not in the migrations directory (is this an older build?)',
+      );
+      continue;
+    }
+    if (migration.checksum !== row.checksum) {
+      throw new MigrationError(
+        `Migration "${row.migration_name}" was changed after it was applied to ${file}: ` +
+          `_prisma_migrations records checksum ${row.checksum}, but its migration.sql now hashes to ` +
+          `${migration.checksum}. Restore the original migration.sql and put the change in a new migration.`,
+      );
+    }
+  }
+  return applied;
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }
 
 function tableExists(db: Database.Database, name: string): boolean {

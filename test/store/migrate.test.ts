@@ -181,6 +181,24 @@ describe('migrate', () => {
     }
   });
 
+  it('starts beside other open connections when nothing is pending, and explains when a pending migration cannot get the lock', () => {
+    const migrationsDir = copyMigrations();
+    const file = join(dir, 'db.sqlite');
+    migrate(file, { migrationsDir });
+    const other = new Database(file);
+    try {
+      other.prepare('SELECT COUNT(*) FROM "CachedResult"').get();
+      expect(migrate(file, { migrationsDir, busyTimeoutMs: 50 }).applied).toEqual([]);
+
+      mkdirSync(join(migrationsDir, '29990101000000_more'));
+      writeFileSync(join(migrationsDir, '29990101000000_more', 'migration.sql'), 'CREATE TABLE "More" ("id" INTEGER);\n');
+      expect(() => migrate(file, { migrationsDir, busyTimeoutMs: 50 })).toThrow(/need exclusive access/);
+    } finally {
+      other.close();
+    }
+    expect(migrate(file, { migrationsDir }).applied).toEqual(['29990101000000_more']);
+  });
+
   it('refuses a database that has tables but no migration history', () => {
     const file = join(dir, 'db.sqlite');
     const db = new Database(file);

@@ -1,0 +1,190 @@
+/**
+ * Saved analyses in the `Analysis` table.
+ *
+ * The edit token is 256 random bits (base64url), returned once by `save` and stored only as its
+ * SHA-256; a presented token is hashed and compared with `timingSafeEqual`. Changes and deletions
+ * check the token inside the same transaction as the write, so a wrong token changes nothing.
+ * Listing is newest first (`createdAt` desc, then `id` desc) with opaque keyset cursors.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { InputError } from '../engine/errors.js';
+import type { PathQuery } from '../engine/types.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  type AnalysisPage,
+  type AnalysisPatch,
+  type AnalysisRecord,
+  type AnalysisStore,
+} from './types.js';
+
+interface AnalysisRow {
+  id: string;
+  title: string;
+  notes: string | null;
+  fen: string | null;
+  queries: string;
+  resultKeys: string;
+  editTokenHash: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Hex SHA-256 of an edit token. */
+function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Constant-time check of a presented token against the stored hash. */
+function tokenMatches(token: unknown, storedHash: string): boolean {
+  if (typeof token !== 'string' || token.length === 0) return false;
+  const presented = createHash('sha256').update(token, 'utf8').digest();
+  const stored = Buffer.from(storedHash, 'hex');
+  return stored.length === presented.length && timingSafeEqual(presented, stored);
+}
+
+function toRecord(row: AnalysisRow): AnalysisRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    notes: row.notes,
+    fen: row.fen,
+    queries: JSON.parse(row.queries) as PathQuery[],
+    resultKeys: JSON.parse(row.resultKeys) as string[],
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+function checkLengths(queries: readonly PathQuery[], resultKeys: readonly string[]): void {
+  if (queries.length !== resultKeys.length) {
+    throw new InputError(['resultKeys'], resultKeys.length, `must list one key per query (${queries.length})`);
+  }
+}
+
+const CURSOR_PREFIX = 'analysis:';
+
+/** Opaque cursor of an analysis in the newest-first order. */
+export function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(`${CURSOR_PREFIX}${createdAt.getTime()}:${id}`, 'utf8').toString('base64url');
+}
+
+/** Decodes a cursor; a malformed one is an `InputError` on `after`. */
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const bad = () => new InputError(['after'], cursor, 'is not a valid cursor');
+  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) throw bad();
+  const match = /^analysis:(\d{1,15}):(.+)$/s.exec(text);
+  if (!match) throw bad();
+  const createdAt = new Date(Number(match[1]));
+  if (Number.isNaN(createdAt.getTime())) throw bad();
+  return { createdAt, id: match[2] };
+}
+
+export class PrismaAnalysisStore implements AnalysisStore {
+  readonly #prisma: PrismaClient;
+
+  constructor(prisma: PrismaClient) {
+    this.#prisma = prisma;
+  }
+
+  async save(input: {
+    title: string;
+    notes?: string | null;
+    fen?: string | null;
+    queries: PathQuery[];
+    resultKeys: string[];
+  }): Promise<{ analysis: AnalysisRecord; editToken: string }> {
+    checkLengths(input.queries, input.resultKeys);
+    const editToken = randomBytes(32).toString('base64url');
+    const now = new Date();
+    const row = await this.#prisma.analysis.create({
+      data: {
+        id: randomUUID(),
+        title: input.title,
+        notes: input.notes ?? null,
+        fen: input.fen ?? null,
+        queries: JSON.stringify(input.queries),
+        resultKeys: JSON.stringify(input.resultKeys),
+        editTokenHash: hashToken(editToken),
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+    return { analysis: toRecord(row), editToken };
+  }
+
+  async get(id: string): Promise<AnalysisRecord | null> {
+    const row = await this.#prisma.analysis.findUnique({ where: { id } });
+    return row ? toRecord(row) : null;
+  }
+
+  async list(args: { first: number; after?: string | null }): Promise<AnalysisPage> {
+    const { first } = args;
+    if (!Number.isInteger(first) || first < 0) {
+      throw new InputError(['first'], first, 'must be a non-negative integer');
+    }
+    const after = args.after == null ? null : decodeCursor(args.after);
+    const where = after
+      ? {
+          OR: [
+            { createdAt: { lt: after.createdAt } },
+            { createdAt: after.createdAt, id: { lt: after.id } },
+          ],
+        }
+      : {};
+    const [rows, totalCount] = await this.#prisma.$transaction([
+      this.#prisma.analysis.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: first + 1,
+      }),
+      this.#prisma.analysis.count(),
+    ]);
+    const page = rows.slice(0, first);
+    const edges = page.map((row) => ({ cursor: encodeCursor(row.createdAt, row.id), node: toRecord(row) }));
+    return {
+      edges,
+      hasNextPage: rows.length > first,
+      endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : null,
+      totalCount,
+    };
+  }
+
+  async update(id: string, editToken: string, patch: AnalysisPatch): Promise<AnalysisRecord> {
+    return this.#prisma.$transaction(async (tx) => {
+      const row = await tx.analysis.findUnique({ where: { id } });
+      if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
+      if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
+      const current = toRecord(row);
+      checkLengths(patch.queries ?? current.queries, patch.resultKeys ?? current.resultKeys);
+      const data: {
+        title?: string;
+        notes?: string | null;
+        fen?: string | null;
+        queries?: string;
+        resultKeys?: string;
+        updatedAt: Date;
+      } = { updatedAt: new Date() };
+      if (patch.title !== undefined) data.title = patch.title;
+      if (patch.notes !== undefined) data.notes = patch.notes;
+      if (patch.fen !== undefined) data.fen = patch.fen;
+      if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
+      if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
+      if (Object.keys(data).length === 1) return current;
+      return toRecord(await tx.analysis.update({ where: { id }, data }));
+    });
+  }
+
+  async delete(id: string, editToken: string): Promise<boolean> {
+    return this.#prisma.$transaction(async (tx) => {
+      const row = await tx.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });
+      if (!row) return false;
+      if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
+      await tx.analysis.delete({ where: { id } });
+      return true;
+    });
+  }
+}

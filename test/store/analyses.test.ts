@@ -1,0 +1,195 @@
+/**
+ * Saved analyses against a real SQLite file: CRUD with right, wrong, missing and foreign edit
+ * tokens (nothing changes without the right one), newest-first pagination with opaque cursors,
+ * and analyses surviving close and reopen.
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/engine/errors.js';
+import type { PathQuery } from '../../src/engine/types.js';
+import { ForbiddenError, NotFoundError, openStore, type Store } from '../../src/store/index.js';
+import { recordingLogger, tempDir } from './helpers.js';
+
+let dir: string;
+let cleanup: () => void;
+let store: Store;
+let url: string;
+
+const options = () => ({ databaseUrl: url, lruSize: 16, maxCacheRows: 1000 });
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir());
+  url = `file:${join(dir, 'nested', 'analyses.db')}`;
+  store = await openStore(options(), { logger: recordingLogger() });
+});
+afterEach(async () => {
+  await store.close();
+  cleanup();
+});
+
+const queries: PathQuery[] = [
+  { piece: 'KNIGHT', from: ['a1'], to: ['h8'] },
+  { piece: 'ROOK', from: ['a1'], to: ['h8'], board: { files: 10, ranks: 10 }, blocked: ['b1'], mask: null },
+];
+const resultKeys = ['a'.repeat(64), 'b'.repeat(64)];
+
+function rowCount(): number {
+  const db = new Database(join(dir, 'nested', 'analyses.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM "Analysis"').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe('analyses', () => {
+  it('saves and reads back exactly what was given, with a strong token stored only as a hash', async () => {
+    const { analysis, editToken } = await store.analyses.save({
+      title: 'Knight tour bits',
+      notes: 'first try',
+      fen: '8/8/8/8/8/8/8/N7 w - - 0 1',
+      queries,
+      resultKeys,
+    });
+    expect(Buffer.from(editToken, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(editToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(analysis).toMatchObject({ title: 'Knight tour bits', notes: 'first try', queries, resultKeys });
+    expect(analysis.createdAt).toBeInstanceOf(Date);
+    expect(analysis.updatedAt.getTime()).toBe(analysis.createdAt.getTime());
+
+    const read = await store.analyses.get(analysis.id);
+    expect(read).toEqual(analysis);
+    expect(await store.analyses.get('no-such-id')).toBeNull();
+
+    const db = new Database(join(dir, 'nested', 'analyses.db'), { readonly: true });
+    try {
+      const row = db.prepare('SELECT * FROM "Analysis" WHERE id = ?').get(analysis.id) as Record<string, unknown>;
+      expect(Object.values(row).some((v) => typeof v === 'string' && v.includes(editToken))).toBe(false);
+      expect(row.editTokenHash).toBe(createHash('sha256').update(editToken).digest('hex'));
+    } finally {
+      db.close();
+    }
+
+    const other = await store.analyses.save({ title: 'Other', queries: [], resultKeys: [] });
+    expect(other.editToken).not.toBe(editToken);
+    expect(other.analysis.notes).toBeNull();
+    expect(other.analysis.fen).toBeNull();
+  });
+
+  it('updates only with the right token; wrong, missing and another analysis\'s token change nothing', async () => {
+    const a = await store.analyses.save({ title: 'A', notes: 'n', fen: null, queries, resultKeys });
+    const b = await store.analyses.save({ title: 'B', queries: [], resultKeys: [] });
+    const before = await store.analyses.get(a.analysis.id);
+
+    for (const token of [b.editToken, '', 'x', a.editToken.slice(0, -1), `${a.editToken}x`, a.editToken.toUpperCase()]) {
+      await expect(store.analyses.update(a.analysis.id, token, { title: 'hacked' })).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(store.analyses.delete(a.analysis.id, token)).rejects.toBeInstanceOf(ForbiddenError);
+    }
+    await expect(
+      store.analyses.update(a.analysis.id, undefined as unknown as string, { title: 'hacked' }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+    expect(await store.analyses.get(a.analysis.id)).toEqual(before);
+
+    await expect(store.analyses.update('missing', a.editToken, { title: 'x' })).rejects.toBeInstanceOf(NotFoundError);
+
+    await new Promise((r) => setTimeout(r, 5));
+    const updated = await store.analyses.update(a.analysis.id, a.editToken, {
+      title: 'A2',
+      notes: null,
+      queries: [queries[1]],
+      resultKeys: [resultKeys[1]],
+    });
+    expect(updated).toMatchObject({ id: a.analysis.id, title: 'A2', notes: null, fen: null, queries: [queries[1]] });
+    expect(updated.resultKeys).toEqual([resultKeys[1]]);
+    expect(updated.createdAt).toEqual(a.analysis.createdAt);
+    expect(updated.updatedAt.getTime()).toBeGreaterThan(a.analysis.updatedAt.getTime());
+    expect(await store.analyses.get(a.analysis.id)).toEqual(updated);
+
+    // Absent fields stay; the patch must keep one key per query.
+    const kept = await store.analyses.update(a.analysis.id, a.editToken, { fen: '8/8/8/8/8/8/8/8 w - - 0 1' });
+    expect(kept).toMatchObject({ title: 'A2', fen: '8/8/8/8/8/8/8/8 w - - 0 1', queries: [queries[1]] });
+    await expect(store.analyses.update(a.analysis.id, a.editToken, { queries })).rejects.toBeInstanceOf(InputError);
+    expect((await store.analyses.get(a.analysis.id))?.queries).toEqual([queries[1]]);
+
+    // B is untouched by all of this.
+    expect(await store.analyses.get(b.analysis.id)).toEqual(b.analysis);
+  });
+
+  it('deletes with the right token only; unknown ids give false', async () => {
+    const a = await store.analyses.save({ title: 'A', queries, resultKeys });
+    const b = await store.analyses.save({ title: 'B', queries, resultKeys });
+    expect(rowCount()).toBe(2);
+    await expect(store.analyses.delete(a.analysis.id, b.editToken)).rejects.toBeInstanceOf(ForbiddenError);
+    expect(rowCount()).toBe(2);
+    expect(await store.analyses.delete(a.analysis.id, a.editToken)).toBe(true);
+    expect(await store.analyses.get(a.analysis.id)).toBeNull();
+    expect(await store.analyses.delete(a.analysis.id, a.editToken)).toBe(false);
+    expect(await store.analyses.delete('missing', 'whatever')).toBe(false);
+    expect(await store.analyses.get(b.analysis.id)).toEqual(b.analysis);
+  });
+
+  it('lists newest first with opaque cursors and a total count', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      ids.push((await store.analyses.save({ title: `T${i}`, queries: [], resultKeys: [] })).analysis.id);
+      if (i % 3 === 0) await new Promise((r) => setTimeout(r, 3)); // some share a millisecond, some don't
+    }
+    const all = await store.analyses.list({ first: 100 });
+    expect(all.totalCount).toBe(7);
+    expect(all.hasNextPage).toBe(false);
+    const order = all.edges.map((e) => e.node);
+    for (let i = 1; i < order.length; i++) {
+      const [p, q] = [order[i - 1], order[i]];
+      expect(p.createdAt.getTime() > q.createdAt.getTime() || (p.createdAt.getTime() === q.createdAt.getTime() && p.id > q.id)).toBe(true);
+    }
+    expect(new Set(order.map((n) => n.id))).toEqual(new Set(ids));
+    // The last one saved is among the first (several may share its millisecond; ids break the tie).
+    const newest = order[0].createdAt.getTime();
+    expect(order.filter((n) => n.createdAt.getTime() === newest).map((n) => n.title)).toContain('T6');
+
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const page = await store.analyses.list({ first: 3, after });
+      pages++;
+      expect(page.totalCount).toBe(7);
+      expect(page.edges.length).toBeLessThanOrEqual(3);
+      seen.push(...page.edges.map((e) => e.node.id));
+      expect(page.endCursor).toBe(page.edges.at(-1)?.cursor ?? null);
+      if (!page.hasNextPage) break;
+      after = page.endCursor;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(order.map((n) => n.id));
+
+    const empty = await store.analyses.list({ first: 0 });
+    expect(empty).toEqual({ edges: [], hasNextPage: true, endCursor: null, totalCount: 7 });
+    const last = await store.analyses.list({ first: 5, after: all.edges.at(-1)!.cursor });
+    expect(last).toEqual({ edges: [], hasNextPage: false, endCursor: null, totalCount: 7 });
+  });
+
+  it('rejects malformed cursors with an InputError on `after`', async () => {
+    await store.analyses.save({ title: 'T', queries: [], resultKeys: [] });
+    const good = (await store.analyses.list({ first: 1 })).endCursor!;
+    for (const bad of ['', 'not a cursor', '!!!', Buffer.from('analysis:x:y').toString('base64url'), `${good}=`, good.slice(0, 5)]) {
+      const error = await store.analyses.list({ first: 2, after: bad }).catch((e: unknown) => e);
+      expect(error, bad).toBeInstanceOf(InputError);
+      expect((error as InputError).path).toEqual(['after']);
+      expect((error as InputError).message).toMatch(/is not a valid cursor/);
+    }
+  });
+
+  it('survives close and reopen', async () => {
+    const { analysis, editToken } = await store.analyses.save({ title: 'Keep me', queries, resultKeys });
+    await store.close();
+    store = await openStore(options(), { logger: recordingLogger() });
+    expect(await store.analyses.get(analysis.id)).toEqual(analysis);
+    const updated = await store.analyses.update(analysis.id, editToken, { title: 'Kept' });
+    expect(updated.title).toBe('Kept');
+    expect((await store.analyses.list({ first: 10 })).totalCount).toBe(1);
+    expect(await store.healthy()).toBe(true);
+  });
+});
