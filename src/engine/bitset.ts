@@ -68,34 +68,42 @@ export function formatBitboard(words: ArrayLike<number>, board: Board): string {
   return formatWords(words, 0, board.files * board.ranks);
 }
 
-/** Value of one hex digit char code, or -1. */
-function hexDigit(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  const l = c | 0x20;
-  if (l >= 97 && l <= 102) return l - 87;
-  return -1;
+/** Value of each ASCII hex digit, -1 for every other character. */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let d = 0; d < 16; d++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(d)] = d;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(d)] = d;
 }
 
+const NOT_A_BITBOARD = 'is not a bitboard: expected 0x followed by hexadecimal digits';
+
 /**
- * Parses bitboard text into `out` (cleared first; `out.length` words). Returns null on success or
- * the reason it failed. Any case and fewer digits than the board needs are accepted; leading
- * zeros beyond that are accepted too, a set bit beyond the board is not.
+ * Parses bitboard text into `out` at `offset` (ceil(n/32) words, overwritten). Returns null on
+ * success or the reason it failed. Any case and fewer digits than the board needs are
+ * accepted, and so are extra leading zeros; a set bit beyond the board is not. Digits are
+ * read eight at a time from the right, one word each.
  */
-export function parseWordsInto(text: string, n: number, out: Int32Array, offset = 0): string | null {
+export function parseWordsInto(text: string, n: number, out: Int32Array | number[], offset = 0): string | null {
   const words = (n + 31) >>> 5;
-  out.fill(0, offset, offset + words);
   const len = text.length;
-  if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) {
-    return 'is not a bitboard: expected 0x followed by hexadecimal digits';
+  if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) return NOT_A_BITBOARD;
+  let pos = len - 1;
+  let w = 0;
+  for (; pos >= 2; w++) {
+    let word = 0;
+    const stop = pos - 8 < 1 ? 1 : pos - 8;
+    for (let shift = 0; pos > stop; pos--, shift += 4) {
+      const c = text.charCodeAt(pos);
+      const d = c < 128 ? HEX_VALUE[c] : -1;
+      if (d < 0) return NOT_A_BITBOARD;
+      word |= d << shift;
+    }
+    if (w < words) out[offset + w] = word;
+    else if (word !== 0) return 'has a square beyond the board';
   }
-  for (let pos = len - 1, bit = 0; pos >= 2; pos--, bit += 4) {
-    const d = hexDigit(text.charCodeAt(pos));
-    if (d < 0) return 'is not a bitboard: expected 0x followed by hexadecimal digits';
-    if (d === 0) continue;
-    if (bit + (31 - Math.clz32(d)) >= n) return 'has a square beyond the board';
-    const w = bit >>> 5;
-    out[offset + w] |= d << (bit & 31);
-  }
+  for (; w < words; w++) out[offset + w] = 0;
+  const rest = n & 31;
+  if (rest !== 0 && out[offset + words - 1] >>> rest !== 0) return 'has a square beyond the board';
   return null;
 }
 

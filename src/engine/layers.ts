@@ -22,7 +22,7 @@ export interface LayerStore {
 /** Layers stored back to back, `words` words each, from `data[0]`. */
 export class DenseLayers implements LayerStore {
   constructor(
-    private readonly data: Int32Array,
+    private readonly data: ArrayLike<number>,
     private readonly words: number,
     readonly count: number,
   ) {}

@@ -12,6 +12,18 @@ import { parseFen } from './fen.js';
 import { squareIndexOrMinus1 } from './squares.js';
 import { PIECES, type Board, type CanonicalProblem, type PathQuery, type Piece } from './types.js';
 
+/** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
+export type Words = Int32Array | number[];
+
+/** Zeroed words for `count` square sets of a board of `words` words each. */
+export function allocateWords(words: number, count: number): Words {
+  if (words === 2 && count === 3) return [0, 0, 0, 0, 0, 0]; // packed small integers
+  if (words > 2) return new Int32Array(words * count);
+  const out: number[] = [];
+  for (let i = 0; i < words * count; i++) out.push(0);
+  return out;
+}
+
 /** A normalised problem: P, S' and T' as words, back to back in `data`. */
 export class Prepared {
   private cachedProblem: CanonicalProblem | undefined = undefined;
@@ -21,8 +33,11 @@ export class Prepared {
     readonly board: Board,
     /** Words of one square set. */
     readonly words: number,
-    /** P at 0, S' at `words`, T' at `2 * words`. */
-    readonly data: Int32Array,
+    /**
+     * P at 0, S' at `words`, T' at `2 * words`. A plain array on 8 x 8: allocating a typed
+     * array costs more there than the whole fill.
+     */
+    readonly data: Words,
   ) {}
 
   /** The canonical problem as text. */
@@ -63,7 +78,7 @@ function checkPiece(piece: unknown, path: InputPath): Piece {
 }
 
 /** Sets the bits of a list of square names into `data` at `offset`. */
-function setSquares(list: readonly string[] | null | undefined, field: string, board: Board, data: Int32Array, offset: number): void {
+function setSquares(list: readonly string[] | null | undefined, field: string, board: Board, data: Words, offset: number): void {
   if (!Array.isArray(list)) throw new InputError([field], list, 'is not a list of squares');
   for (let i = 0; i < list.length; i++) {
     const name = list[i];
@@ -74,7 +89,7 @@ function setSquares(list: readonly string[] | null | undefined, field: string, b
 }
 
 /** Sets P to every square of the board. */
-function fillBoard(data: Int32Array, words: number, n: number): void {
+function fillBoard(data: Words, words: number, n: number): void {
   for (let w = 0; w < words; w++) data[w] = -1;
   if ((n & 31) !== 0) data[words - 1] = (1 << (n & 31)) - 1;
 }
@@ -86,7 +101,7 @@ export function prepareQuery(query: PathQuery): Prepared {
   const board = resolveBoard(query.board);
   const n = board.files * board.ranks;
   const words = (n + 31) >>> 5;
-  const data = new Int32Array(3 * words);
+  const data = allocateWords(words, 3);
   if (query.mask != null) {
     const problem = typeof query.mask === 'string' ? parseWordsInto(query.mask, n, data, 0) : 'is not a bitboard';
     if (problem !== null) {
@@ -128,7 +143,7 @@ export function prepareCanonical(problem: CanonicalProblem): Prepared {
   const board = resolveBoard({ files: problem.files, ranks: problem.ranks });
   const n = board.files * board.ranks;
   const words = (n + 31) >>> 5;
-  const data = new Int32Array(3 * words);
+  const data = allocateWords(words, 3);
   const texts = [problem.mask, problem.sources, problem.targets];
   texts.forEach((text, i) => {
     if (typeof text !== 'string' || parseWordsInto(text, n, data, i * words) !== null) {

@@ -12,7 +12,12 @@ import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHIT
 import { geometryOf } from './geometry.js';
 import { DenseLayers, SparseLayerStore, type LayerStore } from './layers.js';
 import { decodeCursor, encodeCursor, PathGraph } from './paths.js';
-import { prepareCanonical, prepareQuery, Prepared } from './query.js';
+import { allocateWords, prepareCanonical, prepareQuery, Prepared, type Words } from './query.js';
+
+/** Words `offset .. offset + count` of `data` as a typed array (a view where possible). */
+function wordsAt(data: Words, offset: number, count: number): Int32Array {
+  return data instanceof Int32Array ? data.subarray(offset, offset + count) : Int32Array.from(data.slice(offset, offset + count));
+}
 import { squareName } from './squares.js';
 import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
 
@@ -98,7 +103,7 @@ export class Solution implements PathResult {
     return (this.cachedGraph ??= new PathGraph(
       this.piece,
       this.board,
-      this.prepared.data.subarray(0, this.prepared.words),
+      wordsAt(this.prepared.data, 0, this.prepared.words),
       this.layers,
     ));
   }
@@ -137,11 +142,7 @@ export class Solution implements PathResult {
   get distances(): (number | null)[] {
     if (this.cachedDistances === undefined) {
       const { words, data } = this.prepared;
-      const dist = wordFillOf(geometryOf(this.board)).distances(
-        this.piece,
-        data.subarray(0, words),
-        data.subarray(words, 2 * words),
-      );
+      const dist = wordFillOf(geometryOf(this.board)).distances(this.piece, wordsAt(data, 0, words), wordsAt(data, words, words));
       this.cachedDistances = Array.from(dist, (d) => (d < 0 ? null : d));
     }
     return this.cachedDistances;
@@ -157,15 +158,13 @@ export function solvePrepared(prepared: Prepared, options: SolveOptions = {}): S
   const { words, data, board, piece } = prepared;
   if (board === STANDARD_BOARD && options.representation !== 'general') {
     const d = solve64(FAST_CODES[piece], data[2], data[3], data[4], data[5], data[0], data[1]);
-    const store = d < 0 ? NO_LAYERS : new DenseLayers(layersOut().slice(0, 2 * d + 2), 2, d + 1);
-    return new Solution(prepared, store, false);
+    if (d < 0) return new Solution(prepared, NO_LAYERS, false);
+    const frontiers = layersOut();
+    const layers: number[] = [];
+    for (let i = 0; i < 2 * d + 2; i++) layers.push(frontiers[i]);
+    return new Solution(prepared, new DenseLayers(layers, 2, d + 1), false);
   }
-  const solved = wordFillOf(geometryOf(board)).solve(
-    piece,
-    data.subarray(0, words),
-    data.subarray(words, 2 * words),
-    data.subarray(2 * words, 3 * words),
-  );
+  const solved = wordFillOf(geometryOf(board)).solve(piece, wordsAt(data, 0, words), wordsAt(data, words, words), wordsAt(data, 2 * words, words));
   return new Solution(prepared, solved === null ? NO_LAYERS : new SparseLayerStore(solved.layers), false);
 }
 
@@ -205,7 +204,7 @@ export function restoreResult(problem: CanonicalProblem, layers: readonly string
   const prepared = prepareCanonical(problem);
   const { words, data, board } = prepared;
   const n = board.files * board.ranks;
-  const dense = new Int32Array(layers.length * words);
+  const dense = allocateWords(words, layers.length);
   layers.forEach((text, k) => {
     if (typeof text !== 'string' || parseWordsInto(text, n, dense, k * words) !== null) {
       throw new Error(`stored layer ${k} is malformed`);

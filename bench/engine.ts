@@ -1,0 +1,146 @@
+/**
+ * `npm run bench`: throughput of `solve` (distance + layers) against a plain queue BFS on the
+ * same seeded workloads, measured in the same run so that the ratio survives a noisy machine.
+ * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
+ */
+import { writeFileSync } from 'node:fs';
+import { solve, squareName, formatBitboard, type PathQuery, type Piece } from '../src/engine/index.js';
+import { baselineBfs } from './baseline-bfs.js';
+
+/** Small seeded PRNG (mulberry32), so every run measures the same queries. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const PIECES: Piece[] = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'];
+
+function randomMask(files: number, ranks: number, density: number, rand: () => number): string {
+  const words = new Int32Array((files * ranks + 31) >>> 5);
+  for (let i = 0; i < files * ranks; i++) if (rand() >= density) words[i >>> 5] |= 1 << (i & 31);
+  return formatBitboard(words, { files, ranks });
+}
+
+function mixed8x8(count: number): PathQuery[] {
+  const rand = rng(1);
+  const board = { files: 8, ranks: 8 };
+  return Array.from({ length: count }, () => ({
+    piece: PIECES[Math.floor(rand() * PIECES.length)],
+    from: [squareName(Math.floor(rand() * 64), board)],
+    to: [squareName(Math.floor(rand() * 64), board)],
+    mask: randomMask(8, 8, rand() * 0.35, rand),
+  }));
+}
+
+function openKing8x8(count: number): PathQuery[] {
+  const rand = rng(2);
+  const board = { files: 8, ranks: 8 };
+  return Array.from({ length: count }, () => ({
+    piece: 'KING' as const,
+    from: [squareName(Math.floor(rand() * 64), board)],
+    to: [squareName(Math.floor(rand() * 64), board)],
+  }));
+}
+
+function knight64(count: number): PathQuery[] {
+  const rand = rng(3);
+  const board = { files: 64, ranks: 64 };
+  return Array.from({ length: count }, () => ({
+    piece: 'KNIGHT' as const,
+    board,
+    from: [squareName(Math.floor(rand() * 4096), board)],
+    to: [squareName(Math.floor(rand() * 4096), board)],
+    mask: randomMask(64, 64, rand() * 0.2, rand),
+  }));
+}
+
+/** A maze: a wall every 16 ranks, each with 6 openings at random files; distances in the hundreds. */
+function kingMaze256(count: number): PathQuery[] {
+  const rand = rng(4);
+  const board = { files: 256, ranks: 256 };
+  return Array.from({ length: count }, () => {
+    const words = new Int32Array(2048).fill(-1);
+    for (let r = 16; r < 256; r += 16) {
+      const openings = new Set([0, 1, 2, 3, 4, 5].map(() => Math.floor(rand() * 256)));
+      for (let f = 0; f < 256; f++) if (!openings.has(f)) words[(r * 256 + f) >>> 5] &= ~(1 << ((r * 256 + f) & 31));
+    }
+    return {
+      piece: 'KING' as const,
+      board,
+      from: [squareName(Math.floor(rand() * 256), board)],
+      to: [squareName(255 * 256 + Math.floor(rand() * 256), board)],
+      mask: formatBitboard(words, board),
+    };
+  });
+}
+
+/** Runs `fn` over the queries repeatedly for about `ms` milliseconds; returns calls per second. */
+function throughput(queries: PathQuery[], fn: (q: PathQuery) => unknown, ms: number): number {
+  for (let i = 0; i < Math.min(queries.length, 200); i++) fn(queries[i]); // warm-up
+  let calls = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  while (elapsed < ms) {
+    for (const q of queries) fn(q);
+    calls += queries.length;
+    elapsed = performance.now() - start;
+  }
+  return (calls / elapsed) * 1000;
+}
+
+let sink = 0;
+function solveDistanceAndLayers(q: PathQuery): void {
+  const r = solve(q);
+  sink += (r.distance ?? 0) + r.layers.length;
+}
+function bfsDistanceAndLayers(q: PathQuery): void {
+  const r = baselineBfs(q);
+  sink += r === null ? 0 : r.distance + r.layers.length;
+}
+
+/** Checks that engine and baseline agree on every workload query before timing anything. */
+function crossCheck(name: string, queries: PathQuery[]): void {
+  for (const q of queries) {
+    const a = solve(q);
+    const b = baselineBfs(q);
+    const same = b === null
+      ? !a.reachable
+      : a.distance === b.distance && a.layers.every((l, k) => l.indices.join() === b.layers[k].join());
+    if (!same) throw new Error(`${name}: engine and baseline disagree on ${JSON.stringify(q).slice(0, 200)}`);
+  }
+}
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 1);
+const workloads = [
+  { name: '8x8 mixed pieces, 0-35% obstacles', queries: mixed8x8(4000), target: 50 },
+  { name: '8x8 open king', queries: openKing8x8(4000), target: 50 },
+  { name: '64x64 knight, 0-20% obstacles', queries: knight64(200), target: 5 },
+  { name: '256x256 king maze', queries: kingMaze256(20), target: 3 },
+];
+
+const results = workloads.map(({ name, queries, target }) => {
+  crossCheck(name, queries);
+  const bfs = throughput(queries, bfsDistanceAndLayers, seconds * 1000);
+  const engine = throughput(queries, solveDistanceAndLayers, seconds * 1000);
+  const distances = queries.map((q) => solve(q).distance ?? -1).filter((d) => d >= 0);
+  const meanDistance = distances.reduce((a, b) => a + b, 0) / Math.max(1, distances.length);
+  return { workload: name, queries: queries.length, meanDistance: Number(meanDistance.toFixed(1)), solvePerSec: Math.round(engine), bfsPerSec: Math.round(bfs), ratio: Number((engine / bfs).toFixed(1)), target };
+});
+
+console.log(`node ${process.version}, ${seconds}s per measurement`);
+console.table(results.map((r) => ({
+  workload: r.workload,
+  'mean D': r.meanDistance,
+  'solve/s': r.solvePerSec.toLocaleString('en-US'),
+  'BFS/s': r.bfsPerSec.toLocaleString('en-US'),
+  ratio: `${r.ratio}x`,
+  target: `${r.target}x`,
+})));
+writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2) + '\n');
+if (sink === 42) console.log('');
