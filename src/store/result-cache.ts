@@ -6,8 +6,8 @@
  *   (`restoreResult`) consistently; anything else is a miss (and is overwritten by the next put).
  * - Hits are counted in memory and written in the background (one transaction per flush, a short
  *   delay after the hits, or inside the next `putMany`, or at close); errors go to the logger.
- * - `putMany`: one transaction holding an upsert per new result, the pending hit counts, and the
- *   eviction of least recently used rows beyond `maxCacheRows`.
+ * - `putMany`: one transaction holding the multi-row upsert of the new results, the pending hit
+ *   counts, and the eviction of least recently used rows beyond `maxCacheRows`.
  *
  * Layers are stored compactly: each layer bitboard (`0x` + ceil(files*ranks/4) hex digits) as
  * ceil(digits/2) big-endian bytes, all layers concatenated in one BLOB, with their count.
@@ -40,6 +40,18 @@ export interface ResultCacheOptions {
 
 /** Keys per `findMany`: far below SQLite's limit of bound parameters. */
 const KEYS_PER_QUERY = 10_000;
+/** Rows per INSERT statement (13 bound parameters each). */
+const ROWS_PER_INSERT = 500;
+const PARAMS_PER_ROW = 13;
+const INSERT_HEAD =
+  'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "distance", ' +
+  '"layerCount", "layers", "pathCount", "createdAt", "hitCount", "lastHitAt") VALUES';
+const INSERT_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)';
+const INSERT_TAIL =
+  'ON CONFLICT ("key") DO UPDATE SET "piece" = excluded."piece", "files" = excluded."files", ' +
+  '"ranks" = excluded."ranks", "mask" = excluded."mask", "sources" = excluded."sources", ' +
+  '"targets" = excluded."targets", "distance" = excluded."distance", "layerCount" = excluded."layerCount", ' +
+  '"layers" = excluded."layers", "pathCount" = excluded."pathCount", "lastHitAt" = excluded."lastHitAt"';
 /** Upper bound of the LRU's memory, counted in characters of the layer strings. */
 const LRU_MAX_CHARS = 64 * 1024 * 1024;
 
@@ -241,29 +253,41 @@ export class PrismaResultCache implements ResultCache {
 
     const now = new Date();
     const entries: [string, StoredEntry][] = [];
-    const upserts = [...fresh.values()].map((result) => {
+    const params: unknown[] = [];
+    for (const result of fresh.values()) {
       const { problem } = result;
       const layers = result.layers.map((layer) => layer.bitboard);
       entries.push([result.key, { problem, distance: result.distance, layers, pathCount: result.pathCount }]);
-      const data = {
-        piece: problem.piece,
-        files: problem.files,
-        ranks: problem.ranks,
-        mask: problem.mask,
-        sources: problem.sources,
-        targets: problem.targets,
-        distance: result.distance,
-        layerCount: layers.length,
-        layers: encodeLayers(layers, problem.files, problem.ranks),
-        pathCount: result.pathCount.toString(),
-        lastHitAt: now,
-      };
-      return this.#prisma.cachedResult.upsert({
-        where: { key: result.key },
-        create: { key: result.key, ...data, createdAt: now, hitCount: 0 },
-        update: data,
-      });
-    });
+      params.push(
+        result.key,
+        problem.piece,
+        problem.files,
+        problem.ranks,
+        problem.mask,
+        problem.sources,
+        problem.targets,
+        result.distance,
+        layers.length,
+        encodeLayers(layers, problem.files, problem.ranks),
+        result.pathCount.toString(),
+        now,
+        now,
+      );
+    }
+    // Multi-row upserts: Prisma's `upsert` costs one round trip through the query compiler per
+    // row (about 1 ms each); one statement per chunk costs a few ms for hundreds of rows. An
+    // existing row (a corrupted one, or one another request stored meanwhile) is overwritten but
+    // keeps its createdAt and hitCount.
+    const upserts = [];
+    for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
+      const rows = Math.min(ROWS_PER_INSERT, entries.length - start);
+      upserts.push(
+        this.#prisma.$executeRawUnsafe(
+          `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`,
+          ...params.slice(start * PARAMS_PER_ROW, (start + rows) * PARAMS_PER_ROW),
+        ),
+      );
+    }
 
     const hits = this.#takePendingHits();
     try {
