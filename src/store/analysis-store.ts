@@ -100,19 +100,23 @@ export class PrismaAnalysisStore implements AnalysisStore {
     checkLengths(input.queries, input.resultKeys);
     const editToken = randomBytes(32).toString('base64url');
     const now = new Date();
-    const row = await this.#prisma.analysis.create({
-      data: {
-        id: randomUUID(),
-        title: input.title,
-        notes: input.notes ?? null,
-        fen: input.fen ?? null,
-        queries: JSON.stringify(input.queries),
-        resultKeys: JSON.stringify(input.resultKeys),
-        editTokenHash: hashToken(editToken),
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
+    // A batch transaction even for one statement: the adapter shares one connection, and only
+    // transactions are serialised; a bare write could land inside another request's transaction.
+    const [row] = await this.#prisma.$transaction([
+      this.#prisma.analysis.create({
+        data: {
+          id: randomUUID(),
+          title: input.title,
+          notes: input.notes ?? null,
+          fen: input.fen ?? null,
+          queries: JSON.stringify(input.queries),
+          resultKeys: JSON.stringify(input.resultKeys),
+          editTokenHash: hashToken(editToken),
+          createdAt: now,
+          updatedAt: now,
+        },
+      }),
+    ]);
     return { analysis: toRecord(row), editToken };
   }
 

@@ -147,7 +147,7 @@ function entrySize(entry: StoredEntry): number {
 }
 
 function errorInfo(error: unknown): object {
-  return error instanceof Error ? { err: { message: error.message, stack: error.stack } } : { err: String(error) };
+  return { err: error };
 }
 
 export class PrismaResultCache implements ResultCache {

@@ -356,6 +356,34 @@ describe('result cache', () => {
     expect(await store.healthy()).toBe(false);
   });
 
+  it('keeps every write when cache and analysis operations run concurrently on the one connection', async () => {
+    const store = await openCache({ lruSize: 0 }, { hitFlushDelayMs: 1 });
+    const board = { files: 8, ranks: 8 };
+    const queries = Array.from({ length: 60 }, (_, i) => ({
+      piece: PIECES[i % PIECES.length],
+      from: [name(i, board)],
+      to: [name(63 - i, board)],
+    }));
+    const first = await store.analyses.save({ title: 'first', queries: [], resultKeys: [] });
+    const work: Promise<unknown>[] = [];
+    for (let round = 0; round < 6; round++) {
+      const slice = queries.slice(round * 10, round * 10 + 10);
+      work.push(store.cache.putMany(slice.map((q) => solve(q))));
+      work.push(store.cache.getMany(queries.slice(0, 30).map(prepared)));
+      work.push(store.analyses.save({ title: `t${round}`, queries: [], resultKeys: [] }));
+      work.push(store.analyses.update(first.analysis.id, first.editToken, { title: `first ${round}` }));
+      // A transaction that fails and rolls back: it must take nothing else with it.
+      work.push(store.analyses.update(first.analysis.id, first.editToken, { queries: slice }).catch(() => 'rejected'));
+      work.push(store.analyses.list({ first: 3 }));
+    }
+    await Promise.all(work);
+    await closeStore(store);
+    const db = raw();
+    expect(db.prepare('SELECT COUNT(*) FROM "CachedResult"').pluck().get()).toBe(60);
+    expect(db.prepare('SELECT COUNT(*) FROM "Analysis"').pluck().get()).toBe(7);
+    db.close();
+  });
+
   it('opens the database in WAL mode, creating its directory', async () => {
     dbFile = join(dir, 'a', 'b', 'c.db');
     await openCache();
