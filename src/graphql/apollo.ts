@@ -1,6 +1,6 @@
 /**
- * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost, tokens,
- * directives) with the configured limits, CSRF prevention, the error formatter, the offline
+ * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost,
+ * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the error formatter, the offline
  * playground (or no landing page at all), and the drain plugin that lets shutdown finish requests
  * in flight. Parsed and validated documents are cached by Apollo's default document store, so a
  * repeated query costs neither parse nor validation.
@@ -34,7 +34,9 @@ export function createApollo(options: {
     maxDepth: { n: limits.maxDepth },
     maxAliases: { n: limits.maxAliases },
     costLimit: { maxCost: limits.maxCost },
-    maxTokens: { n: limits.maxTokens },
+    // Tokens are limited by graphql-js's own parser option below: armor's token plugin parses
+    // every document a second time and turns a syntax error into a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: limits.maxDirectives },
     // Suggestions only reveal what introspection would; hide them when introspection is off.
     blockFieldSuggestion: { enabled: !config.introspection },
@@ -50,6 +52,7 @@ export function createApollo(options: {
     validationRules: armor.validationRules,
     formatError: createFormatError({ production: config.production, logger, metrics }),
     introspection: config.introspection,
+    parseOptions: { maxTokens: limits.maxTokens },
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: !config.production,

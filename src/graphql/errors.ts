@@ -32,6 +32,42 @@ function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefi
 
 const isScalarInput = (e: unknown): e is ScalarInputError => e instanceof ScalarInputError;
 
+/** graphql-armor's messages (prefixed "Syntax Error: " by armor) and the variable behind each. */
+const ARMOR_LIMITS: [RegExp, string][] = [
+  [/^(?:Syntax Error: )?(Query Cost limit of (\d+) exceeded, found \d+(?:\.\d+)?)\.?$/, 'MAX_COST'],
+  [/^(?:Syntax Error: )?(Aliases limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_ALIASES'],
+  [/^(?:Syntax Error: )?(Query depth limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_DEPTH'],
+  [/^(?:Syntax Error: )?(Directives limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_DIRECTIVES'],
+  [/^(?:Syntax Error: )?(Token limit of (\d+) exceeded)\.?$/, 'MAX_TOKENS'],
+  [/^Syntax Error: (Document contains more th(?:an|at) (\d+) tokens)\. Parsing aborted\.$/, 'MAX_TOKENS'],
+];
+
+/**
+ * graphql-js's messages for a bad literal value in the document (ValuesOfCorrectTypeRule): a
+ * wrong type, an unknown enum value or input field, a missing input field. These are bad input
+ * like their variable counterparts (which Apollo already reports as BAD_USER_INPUT).
+ */
+const BAD_LITERAL = new RegExp(
+  '^(Expected value of type "|Field "[\\w.]+" of required type "[^"]+" was not provided|' +
+    'Field "\\w+" is not defined by type "|Value "[^"]*" does not exist in "\\w+" enum|' +
+    'Enum "\\w+" cannot represent|(Int|Float|String|Boolean|ID) cannot represent)',
+);
+
+/** Names the configuration variable in a graphql-armor limit error, or returns it unchanged. */
+function explainArmorLimit(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  for (const [pattern, variable] of ARMOR_LIMITS) {
+    const match = pattern.exec(formatted.message);
+    if (match) {
+      return {
+        ...formatted,
+        message: `${match[1].replace("more that ", "more than ")} (${variable})`,
+        extensions: { ...formatted.extensions, limit: variable, max: Number(match[2]) },
+      };
+    }
+  }
+  return formatted;
+}
+
 /** Options of `createFormatError`. */
 export interface FormatErrorOptions {
   production: boolean;
@@ -69,9 +105,11 @@ export function createFormatError(options: FormatErrorOptions) {
       out = { message: cause.message, ...keep, extensions: { code: 'NOT_FOUND' } };
     } else if (cause instanceof UnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
-    } else if (findCause(error, isScalarInput)) {
+    } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {
       // A bad scalar literal fails validation; it is still the user's input.
       out = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
+    } else {
+      out = explainArmorLimit(formatted);
     }
     const code = String(out.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
     if (code === 'INTERNAL_SERVER_ERROR') {

@@ -6,7 +6,7 @@
  * decimal string (JSON numbers lose precision past 2^53). `DateTime` reuses graphql-scalars'
  * ISO-8601 scalar under the contract's name.
  */
-import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 
 /** A scalar value of the wrong kind; reported as `BAD_USER_INPUT` even when it is a literal. */
@@ -38,7 +38,7 @@ function stringScalar(name: string, maxLength: number, what: string) {
     serialize: (value: unknown) => check(value),
     parseValue: (value: unknown) => check(value),
     parseLiteral: (ast: ValueNode) => {
-      if (ast.kind !== Kind.STRING) throw new ScalarInputError(`${name} must be a string (${what}), got a ${ast.kind.toLowerCase()} literal`);
+      if (ast.kind !== Kind.STRING) throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
       return check(ast.value);
     },
   };
@@ -73,7 +73,7 @@ export const BigIntScalar = new GraphQLScalarType({
   parseValue: (value) => toBigInt(value),
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING && ast.kind !== Kind.INT) {
-      throw new ScalarInputError(`BigInt must be a decimal string, got a ${ast.kind.toLowerCase()} literal`);
+      throw new ScalarInputError(`BigInt must be a decimal string, got ${preview(print(ast))}`);
     }
     return toBigInt(ast.value);
   },
