@@ -76,6 +76,7 @@ for (let d = 0; d < 16; d++) {
 }
 
 const NOT_A_BITBOARD = 'is not a bitboard: expected 0x followed by hexadecimal digits';
+const BEYOND_BOARD = 'has a square beyond the board';
 
 /**
  * Parses bitboard text into `out` at `offset` (ceil(n/32) words, overwritten). Returns null on
@@ -99,25 +100,29 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
       word |= d << shift;
     }
     if (w < words) out[offset + w] = word;
-    else if (word !== 0) return 'has a square beyond the board';
+    else if (word !== 0) return BEYOND_BOARD;
   }
   for (; w < words; w++) out[offset + w] = 0;
   const rest = n & 31;
-  if (rest !== 0 && out[offset + words - 1] >>> rest !== 0) return 'has a square beyond the board';
+  if (rest !== 0 && out[offset + words - 1] >>> rest !== 0) return BEYOND_BOARD;
   return null;
 }
 
-/** Parses bitboard text for a board; throws `InputError` naming the value. */
-export function parseBitboard(text: string, board: Board, path: InputPath = ['mask']): Int32Array {
+/**
+ * Parses bitboard text for a board into unsigned words (word i holds squares 32i .. 32i+31);
+ * throws `InputError` naming the value.
+ */
+export function parseBitboard(text: string, board: Board, path: InputPath = ['mask']): Uint32Array {
   const n = board.files * board.ranks;
   const out = new Int32Array((n + 31) >>> 5);
   const problem = typeof text === 'string' ? parseWordsInto(text, n, out) : 'is not a bitboard';
-  if (problem !== null) {
-    throw new InputError(path, text, problem === 'has a square beyond the board'
-      ? `has a square beyond the ${describeBoard(board)} board`
-      : problem);
-  }
-  return out;
+  if (problem !== null) throw bitboardError(path, text, problem, board);
+  return new Uint32Array(out.buffer);
+}
+
+/** The `InputError` for a `parseWordsInto` failure, naming the board. */
+export function bitboardError(path: InputPath, text: unknown, problem: string, board: Board): InputError {
+  return new InputError(path, text, problem === BEYOND_BOARD ? `has a square beyond the ${describeBoard(board)} board` : problem);
 }
 
 /** A square set over `words[offset .. offset + ceil(n/32))`; each view is built when read. */

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describeBoard, resolveBoard, STANDARD_BOARD } from './board.js';
-import { formatWords, parseWordsInto } from './bitset.js';
+import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
 import { squareIndexOrMinus1 } from './squares.js';
@@ -104,11 +104,7 @@ export function prepareQuery(query: PathQuery): Prepared {
   const data = allocateWords(words, 3);
   if (query.mask != null) {
     const problem = typeof query.mask === 'string' ? parseWordsInto(query.mask, n, data, 0) : 'is not a bitboard';
-    if (problem !== null) {
-      throw new InputError(['mask'], query.mask, problem === 'has a square beyond the board'
-        ? `has a square beyond the ${describeBoard(board)} board`
-        : problem);
-    }
+    if (problem !== null) throw bitboardError(['mask'], query.mask, problem, board);
   } else {
     fillBoard(data, words, n);
   }
