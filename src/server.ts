@@ -159,7 +159,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       stopping = true;
       logger.info('shutting down: finishing requests in flight');
       await apollo.stop();
-      await ready;
+      // A store still opening is closed by `ready` itself once it opens (`stopping` is set).
+      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref())]);
       await settle();
       if (store) {
         const opened = store;

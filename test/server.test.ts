@@ -1,0 +1,269 @@
+/**
+ * The HTTP server around GraphQL: /health through the store's lifecycle (opening, ready,
+ * degraded, failed), /metrics, graceful shutdown with a request in flight, the playground page's
+ * HTTP handling (gzip, ETag, switches), configuration parsing, and the real entry point started
+ * as a child process and stopped with SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
+import type { PathResult } from '../src/engine/index.js';
+import type { Store } from '../src/store/types.js';
+import { startTestServer, sumMetric, type TestServer } from './graphql/helpers.js';
+
+/** A store double: no cache hits, a switchable health, a slow lookup when asked. */
+function fakeStore(options: { healthy?: () => boolean; lookupDelayMs?: number } = {}) {
+  const events: string[] = [];
+  const store: Store = {
+    cache: {
+      async getMany(problems) {
+        events.push('getMany');
+        if (options.lookupDelayMs) await new Promise((r) => setTimeout(r, options.lookupDelayMs));
+        return problems.map(() => undefined);
+      },
+      async putMany(results: readonly PathResult[]) {
+        events.push(`putMany:${results.length}`);
+      },
+    },
+    analyses: {
+      save: async () => { throw new Error('not used'); },
+      get: async () => null,
+      list: async () => ({ edges: [], hasNextPage: false, endCursor: null, totalCount: 0 }),
+      update: async () => { throw new Error('not used'); },
+      delete: async () => false,
+    },
+    healthy: async () => options.healthy?.() ?? true,
+    close: async () => {
+      events.push('close');
+    },
+  };
+  return { store, events };
+}
+
+const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) { distance } }';
+
+async function health(url: string) {
+  const res = await fetch(`${url}/health`);
+  return { status: res.status, body: await res.json() };
+}
+
+describe('/health', () => {
+  it('is 503 while the database opens, 200 once it is ready, 503 when it stops answering', async () => {
+    let open!: (store: Store) => void;
+    let up = true;
+    const { store } = fakeStore({ healthy: () => up });
+    // Started by hand: startTestServer would wait for the store.
+    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), {
+      openStore: () => new Promise<Store>((resolve) => (open = resolve)),
+    });
+    try {
+      expect(await health(server.url)).toEqual({ status: 503, body: { status: 'starting', database: 'opening' } });
+      // Path questions are answered from the engine meanwhile; analyses are unavailable.
+      const early = await fetch(server.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `${SEED.slice(0, -1)} analysis(id: "x") { id } }` }) });
+      const earlyBody = (await early.json()) as { data: { shortestPaths: { distance: number } }; errors: { extensions: { code: string } }[] };
+      expect(earlyBody.data.shortestPaths.distance).toBe(4);
+      expect(earlyBody.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+
+      open(store);
+      await server.ready;
+      expect(await health(server.url)).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
+      up = false;
+      expect(await health(server.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable' } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not hang at shutdown when the database never finishes opening', async () => {
+    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '100' }), {
+      openStore: () => new Promise<Store>(() => {}),
+    });
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('reports a database that failed to open as degraded, and keeps answering path questions', async () => {
+    const t = await startTestServer({ deps: { openStore: async () => { throw new Error('disk on fire'); } } });
+    try {
+      expect(await health(t.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable' } });
+      expect((await t.gql(SEED)).body.data.shortestPaths.distance).toBe(4);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is 200 with the real SQLite store', async () => {
+    const t = await startTestServer();
+    try {
+      expect(await health(t.url)).toEqual({ status: 200, body: { status: 'ok', database: 'ok' } });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('/metrics', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('exposes requests, errors by code, engine solves, batch sizes, cache hits and misses, durations', async () => {
+    await t.gql(SEED);
+    await t.server.settle();
+    await t.gql(SEED);
+    await t.gql('{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["z9"] }) { distance } }');
+    const res = await fetch(`${t.url}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(sumMetric(text, 'chess_paths_http_requests_total', { route: 'graphql', method: 'POST', status: '200' })).toBe(3);
+    expect(sumMetric(text, 'chess_paths_graphql_errors_total', { code: 'BAD_USER_INPUT' })).toBe(1);
+    expect(sumMetric(text, 'chess_paths_engine_solves_total')).toBe(1);
+    expect(sumMetric(text, 'chess_paths_cache_misses_total')).toBe(1);
+    expect(sumMetric(text, 'chess_paths_cache_hits_total')).toBe(1);
+    expect(sumMetric(text, 'chess_paths_loader_batch_size_count')).toBe(2);
+    expect(sumMetric(text, 'chess_paths_http_request_duration_seconds_count', { route: 'graphql' })).toBe(3);
+    expect(text).toContain('chess_paths_engine_solve_duration_seconds_bucket');
+    expect(text).toContain('chess_paths_process_resident_memory_bytes');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a request in flight, refuses new connections, then closes the database', async () => {
+    const { store, events } = fakeStore({ lookupDelayMs: 400 });
+    const t = await startTestServer({ deps: { openStore: async () => store } });
+    const inFlight = t.gql(SEED);
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = t.server.close();
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.shortestPaths.distance).toBe(4);
+    await closing;
+    expect(events).toEqual(['getMany', 'putMany:1', 'close']);
+    await expect(fetch(`${t.url}/health`)).rejects.toThrow();
+    await t.close();
+  });
+});
+
+describe('playground page over HTTP', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ database: false });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is served gzip-compressed with an ETag, the seed example inside, no external resources', async () => {
+    const res = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    const etag = res.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    // fetch decompresses transparently; the wire size is the content-length.
+    const wire = Number(res.headers.get('content-length'));
+    const html = await res.text();
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(wire).toBeLessThan(html.length / 3);
+    expect(html).toContain('SeedExample');
+    expect(html).toContain('shortestPaths(query: { piece: KING, from: [\\"e4\\"], to: [\\"a1\\", \\"h8\\"] })');
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
+
+    const again = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html', 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    const root = await fetch(`${t.url}/`, { redirect: 'manual' });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/graphql');
+  });
+
+  it('raw bytes really are gzip', async () => {
+    const http = await import('node:http');
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      http.get(`${t.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks)));
+      }).on('error', reject);
+    });
+    expect(gunzipSync(raw).toString('utf8')).toMatch(/^\s*<!doctype html>/i);
+  });
+
+  it('can be switched off together with introspection', async () => {
+    const off = await startTestServer({ database: false, env: { PLAYGROUND: 'false', INTROSPECTION: 'false' } });
+    try {
+      const page = await fetch(`${off.url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(await page.text()).not.toContain('SeedExample');
+      const intro = await off.gql('{ __schema { types { name } } }');
+      expect(intro.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+      expect((await off.gql(SEED)).body.data.shortestPaths.distance).toBe(4);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('has documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      host: '0.0.0.0',
+      databaseUrl: 'file:./data/chess-paths.db',
+      playground: true,
+      introspection: true,
+      production: false,
+      limits: { maxBoardSide: 64, maxBatchSize: 500, maxPageSize: 1000 },
+    });
+  });
+
+  it('refuses bad values, naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number'));
+    expect(() => loadConfig({ MAX_BOARD_SIDE: '300' })).toThrow(/MAX_BOARD_SIDE=300 is outside 1\.\.256/);
+    expect(() => loadConfig({ PLAYGROUND: 'maybe' })).toThrow(/PLAYGROUND/);
+    expect(() => loadConfig({ INTROSPECTION: 'false' })).toThrow(/PLAYGROUND=true needs INTROSPECTION=true/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(loadConfig({ NODE_ENV: 'production', PLAYGROUND: 'false', INTROSPECTION: 'false' })).toMatchObject({ production: true, playground: false, introspection: false });
+  });
+});
+
+describe('the entry point', () => {
+  it('starts from the environment, serves, and exits 0 on SIGTERM after closing the database', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chess-paths-main-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'main.db')}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      let log = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          log += chunk.toString();
+          const match = /"url":"(http:[^"]+)"/.exec(log);
+          if (match) resolve(match[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${log}`)));
+      });
+      for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
+      const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SEED }) });
+      expect(((await res.json()) as { data: { shortestPaths: { distance: number } } }).data.shortestPaths.distance).toBe(4);
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(log).toContain('"msg":"shut down"');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
