@@ -182,15 +182,19 @@ function sortedUnique(values: number[]): number[] {
 }
 
 /**
- * Landing squares of the legal moves of `piece` from square `from`, sorted, each once (two sliding
- * moves with the same start and landing are one move). Whether `from` itself is passable is not
- * checked: searches only ever start from passable squares.
+ * Calls `land` with the landing square of every legal move of `piece` from square `from`, in no
+ * particular order (no square twice: the directions of a piece are distinct). Whether `from`
+ * itself is passable is not checked: searches only ever start from passable squares.
  */
-export function referenceMovesFrom(piece: ReferencePiece, terrain: ReferenceTerrain, from: number): number[] {
+function forEachLanding(
+  piece: ReferencePiece,
+  terrain: ReferenceTerrain,
+  from: number,
+  landOn: (square: number) => void,
+): void {
   const file = from % terrain.files;
   const rank = Math.floor(from / terrain.files);
-  const landings: number[] = [];
-  const land = (f: number, r: number) => landings.push(r * terrain.files + f);
+  const land = (f: number, r: number) => landOn(r * terrain.files + f);
 
   const leap = (steps: readonly Step[]) => {
     for (const [df, dr] of steps) if (passableAt(terrain, file + df, rank + dr)) land(file + df, rank + dr);
@@ -222,6 +226,15 @@ export function referenceMovesFrom(piece: ReferencePiece, terrain: ReferenceTerr
     case 'WHITE_PAWN': pawn(1, 1); break;
     case 'BLACK_PAWN': pawn(-1, terrain.ranks - 2); break;
   }
+}
+
+/**
+ * Landing squares of the legal moves of `piece` from square `from`, sorted, each once (two sliding
+ * moves with the same start and landing are one move).
+ */
+export function referenceMovesFrom(piece: ReferencePiece, terrain: ReferenceTerrain, from: number): number[] {
+  const landings: number[] = [];
+  forEachLanding(piece, terrain, from, (square) => landings.push(square));
   return sortedUnique(landings);
 }
 
@@ -252,11 +265,14 @@ export function referenceMovesInto(piece: ReferencePiece, terrain: ReferenceTerr
 // Breadth-first search and the query's answer
 // ---------------------------------------------------------------------------------------------
 
-/** Plain multi-source BFS; -1 where not reached. `starts` must be passable. */
+/**
+ * Plain multi-source BFS; -1 where not reached. `starts` must be passable. `neighbours(square,
+ * visit)` calls `visit` for every square one move away (in the search's direction).
+ */
 function breadthFirstDistances(
   squareCount: number,
   starts: readonly number[],
-  neighbours: (square: number) => number[],
+  neighbours: (square: number, visit: (neighbour: number) => void) => void,
 ): Int32Array {
   const distance = new Int32Array(squareCount).fill(-1);
   let frontier: number[] = [];
@@ -270,14 +286,13 @@ function breadthFirstDistances(
   while (frontier.length > 0) {
     level += 1;
     const next: number[] = [];
-    for (const square of frontier) {
-      for (const neighbour of neighbours(square)) {
-        if (distance[neighbour] === -1) {
-          distance[neighbour] = level;
-          next.push(neighbour);
-        }
+    const visit = (neighbour: number) => {
+      if (distance[neighbour] === -1) {
+        distance[neighbour] = level;
+        next.push(neighbour);
       }
-    }
+    };
+    for (const square of frontier) neighbours(square, visit);
     frontier = next;
   }
   return distance;
@@ -327,7 +342,7 @@ export function referenceSolve(problem: ReferenceProblem): ReferenceAnswer {
   const sources = sortedUnique(problem.sources.filter((square) => passable[square]));
   const targets = sortedUnique(problem.targets.filter((square) => passable[square]));
 
-  const fromSources = breadthFirstDistances(squareCount, sources, (u) => referenceMovesFrom(piece, terrain, u));
+  const fromSources = breadthFirstDistances(squareCount, sources, (u, visit) => forEachLanding(piece, terrain, u, visit));
   const distances = Array.from(fromSources, (d) => (d === -1 ? null : d));
 
   let distance: number | null = null;
@@ -352,7 +367,10 @@ export function referenceSolve(problem: ReferenceProblem): ReferenceAnswer {
   if (distance === null) return unreachable;
   const shortest = distance;
 
-  const toTargets = breadthFirstDistances(squareCount, targets, (v) => referenceMovesInto(piece, terrain, v));
+  const isPawn = piece === 'WHITE_PAWN' || piece === 'BLACK_PAWN';
+  const toTargets = breadthFirstDistances(squareCount, targets, (v, visit) =>
+    isPawn ? referenceMovesInto(piece, terrain, v).forEach((u) => visit(u)) : forEachLanding(piece, terrain, v, visit),
+  );
   const stepOf = new Int32Array(squareCount).fill(-1);
   const layers: number[][] = Array.from({ length: shortest + 1 }, () => []);
   for (let square = 0; square < squareCount; square++) {

@@ -35,7 +35,7 @@ describe('solve agrees with the reference BFS', () => {
         expect(result.cached).toBe(false);
         expectResultMatchesReference(result, problem, answer, { pageSize, pageCount: 3 });
       }),
-      { numRuns: 2000 },
+      { numRuns: 6000 },
     );
     // The property only means something if a fair share of the queries have paths.
     expect(reachableCount / runs).toBeGreaterThan(0.2);
@@ -55,7 +55,7 @@ describe('solve agrees with the reference BFS', () => {
           expectResultMatchesReference(solve(query), problem, referenceSolve(problem), { pageSize: 2, pageCount: 3 });
         },
       ),
-      { numRuns: 800 },
+      { numRuns: 1500 },
     );
   });
 
@@ -65,7 +65,7 @@ describe('solve agrees with the reference BFS', () => {
       fc.property(caseArbitrary(hugeBoard), ({ query, problem }) => {
         expectResultMatchesReference(solve(query), problem, referenceSolve(problem), { pageSize: 4, pageCount: 2 });
       }),
-      { numRuns: 6 },
+      { numRuns: 10 },
     );
   }, 120_000);
 
@@ -88,7 +88,7 @@ describe('representations, restore, keys and batches', () => {
         const general = snapshotResult(solve(query, { representation: 'general' }), pageSize, 3);
         expect(general).toEqual(fast);
       }),
-      { numRuns: 600 },
+      { numRuns: 1500 },
     );
   });
 
