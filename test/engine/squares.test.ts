@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { formatBitboard, parseBitboard, parseSquare, solve, squareName } from '../../src/engine/index.js';
+import { formatBitboard, parseBitboard, parseSquare, solve, solveBatch, squareName } from '../../src/engine/index.js';
 import { InputError } from '../../src/engine/errors.js';
 import type { Board } from '../../src/engine/types.js';
 import {
@@ -106,6 +106,13 @@ describe('square names', () => {
     expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['z9'] }), 'z9');
     expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['h8'], blocked: ['q3'] }), 'q3');
     expectInputError(() => solve({ piece: 'KING', from: ['i1'], to: ['a1'], board: { files: 8, ranks: 3 } }), 'i1');
+    expectInputError(() => solveBatch([{ piece: 'KING', from: ['a1'], to: ['h8'] }, { piece: 'KING', from: ['a01'], to: ['h8'] }]), 'a01');
+  });
+
+  it('board sides outside 1..256 are InputErrors naming the value', () => {
+    expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['a1'], board: { files: 0, ranks: 8 } }), '0');
+    expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['a1'], board: { files: 8, ranks: 257 } }), '257');
+    expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['a1'], board: { files: 2.5, ranks: 8 } }), '2.5');
   });
 
   it('every square of random boards round-trips, and names agree with the reference', () => {
