@@ -41,6 +41,10 @@ export interface Config {
   cacheLruSize: number;
   /** Most rows of the result cache table. */
   cacheMaxRows: number;
+  /** Hot results kept ready to serve in memory (0: none). */
+  resultMemoSize: number;
+  /** Most fresh results waiting to be written to the cache (the oldest are dropped past it). */
+  cacheWriteQueue: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /** True when NODE_ENV is `production`: no stack traces, internal error messages hidden. */
@@ -63,6 +67,8 @@ export const DEFAULTS = {
   DATABASE_URL: 'file:./data/chess-paths.db',
   CACHE_LRU_SIZE: 10_000,
   CACHE_MAX_ROWS: 100_000,
+  RESULT_MEMO_SIZE: 1000,
+  CACHE_WRITE_QUEUE: 10_000,
   LOG_LEVEL: 'info',
   MAX_BOARD_SIDE: 64,
   MAX_BATCH_SIZE: 500,
@@ -127,6 +133,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: text(env, 'DATABASE_URL'),
     cacheLruSize: integer(env, 'CACHE_LRU_SIZE', 0),
     cacheMaxRows: integer(env, 'CACHE_MAX_ROWS', 0),
+    resultMemoSize: integer(env, 'RESULT_MEMO_SIZE', 0),
+    cacheWriteQueue: integer(env, 'CACHE_WRITE_QUEUE', 1),
     logLevel,
     production: env.NODE_ENV === 'production',
     playground,

@@ -15,6 +15,8 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { GRAPHQL_PATH, createApollo } from './graphql/apollo.js';
 import type { Services } from './graphql/context.js';
 import { defaultEngine, type EngineApi } from './graphql/engine.js';
+import { ResultMemo } from './graphql/memo.js';
+import { CacheWriter } from './graphql/cache-writer.js';
 import { createRequestHandler, type HealthReport } from './http/handler.js';
 import { createLogger } from './http/logger.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
@@ -40,7 +42,7 @@ export interface RunningServer {
   /** Settles when the store has opened (or failed to, or is disabled). */
   ready: Promise<void>;
   metrics: Metrics;
-  /** Resolves once background work (cache writes after responses) is done. */
+  /** Resolves once the cache writes queued after responses are done. */
   settle(): Promise<void>;
   /** Graceful stop: no new connections, requests in flight finish, database closed. */
   close(): Promise<void>;
@@ -82,25 +84,18 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   let database: HealthReport['database'] = openStore ? 'opening' : 'disabled';
   let stopping = false;
 
-  const pending = new Set<Promise<unknown>>();
+  const cacheWriter = new CacheWriter({ store: () => store, metrics, logger, maxPending: config.cacheWriteQueue });
   const services: Services = {
     engine: deps.engine ?? defaultEngine,
     store: () => store,
     limits: config.limits,
     metrics,
     logger,
-    background: (task) => {
-      const running = new Promise<void>((resolve) => setImmediate(resolve))
-        .then(task)
-        .catch((err: unknown) => logger.error({ err }, 'background task failed'))
-        .finally(() => pending.delete(running));
-      pending.add(running);
-    },
+    memo: new ResultMemo(config.resultMemoSize),
+    cacheWriter,
   };
-  /** Waits until no background task (cache write) is pending. */
-  const settle = async (): Promise<void> => {
-    while (pending.size > 0) await Promise.allSettled([...pending]);
-  };
+  /** Waits until no cache write is queued or running. */
+  const settle = (): Promise<void> => cacheWriter.idle();
 
   const health = async (): Promise<HealthReport> => {
     if (stopping) return { status: 'stopping', database };

@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Logger } from 'pino';
@@ -43,6 +43,8 @@ export function createApollo(options: {
   }).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
     ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs }),
+    // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
+    ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     config.playground ? playgroundPlugin({ endpoint: GRAPHQL_PATH }) : ApolloServerPluginLandingPageDisabled(),
   ];
@@ -53,6 +55,8 @@ export function createApollo(options: {
     formatError: createFormatError({ production: config.production, logger, metrics }),
     introspection: config.introspection,
     parseOptions: { maxTokens: limits.maxTokens },
+    // Compact JSON: Apollo's default pretty-prints, which costs time and bytes on every response.
+    stringifyResult: (result) => JSON.stringify(result),
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: !config.production,

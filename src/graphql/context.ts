@@ -2,8 +2,8 @@
  * Per-request GraphQL context: the long-lived services plus one fresh result loader, so that every
  * path question of a request (aliases, batch lists, Position.paths, Analysis.results) shares one
  * DataLoader and identical questions are solved once per request. Results the engine solved for
- * this request are kept in `fresh` and written to the cache by `persistFresh` once the response
- * is out, as background work the server waits for at shutdown.
+ * this request are kept in `fresh` and handed to the cache writer by `persistFresh` once the
+ * response is out; the server waits for the writer at shutdown.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../config.js';
@@ -11,7 +11,10 @@ import type { Metrics } from '../http/metrics.js';
 import type { PathResult } from '../engine/types.js';
 import type { Store } from '../store/types.js';
 import type { EngineApi } from './engine.js';
+import type { CacheWriter } from './cache-writer.js';
+import type { Prepared } from './engine.js';
 import { createResultLoader, type ResultLoader } from './loader.js';
+import type { ResultMemo } from './memo.js';
 
 /** Long-lived dependencies shared by all requests. */
 export interface Services {
@@ -21,8 +24,10 @@ export interface Services {
   limits: Limits;
   metrics: Metrics;
   logger: Logger;
-  /** Runs a task after the response; shutdown waits for every such task. */
-  background(task: () => Promise<unknown>): void;
+  /** Hot results ready to serve. */
+  memo: ResultMemo;
+  /** Writes fresh results to the cache in the background, coalesced. */
+  cacheWriter: CacheWriter;
 }
 
 /** What every resolver receives as its context. */
@@ -39,18 +44,17 @@ export function createContext(services: Services): Context {
   return { services, loader: createResultLoader(services, fresh), fresh };
 }
 
-/** Writes the request's freshly solved results to the cache, in the background. */
+/** The result of a prepared question: from the memo at once, else through the request's loader. */
+export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Promise<PathResult> {
+  const hot = ctx.services.memo.get(prepared.key);
+  if (hot) {
+    ctx.services.metrics.memoHits.inc();
+    return hot;
+  }
+  return ctx.loader.load(prepared);
+}
+
+/** Hands the request's freshly solved results to the cache writer (after the response). */
 export function persistFresh(ctx: Context): void {
-  const { services, fresh } = ctx;
-  const store = services.store();
-  if (!store || fresh.length === 0) return;
-  const results = fresh.splice(0);
-  services.background(async () => {
-    try {
-      await store.cache.putMany(results);
-    } catch (err) {
-      services.metrics.cacheErrors.inc({ operation: 'put' });
-      services.logger.warn({ err }, 'result cache write failed; answers were served anyway');
-    }
-  });
+  if (ctx.fresh.length > 0) ctx.services.cacheWriter.enqueue(ctx.fresh.splice(0));
 }

@@ -57,6 +57,7 @@ export async function loadResults(
     const hit = found[i];
     if (hit) {
       out[i] = hit;
+      services.memo.offer(hit, true);
       hits++;
       continue;
     }
@@ -65,6 +66,7 @@ export async function loadResults(
       const result = engine.solvePrepared(batch[i]);
       out[i] = result;
       fresh.push(result);
+      services.memo.offer(result, store !== undefined);
     } catch (err) {
       out[i] = err instanceof Error ? err : new Error(String(err));
     }

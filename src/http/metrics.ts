@@ -14,6 +14,7 @@ export interface Metrics {
   engineSolveSeconds: Histogram;
   batchSize: Histogram;
   cacheHits: Counter;
+  memoHits: Counter;
   cacheMisses: Counter;
   cacheErrors: Counter<'operation'>;
 }
@@ -66,6 +67,11 @@ export function createMetrics(): Metrics {
       help: 'Path questions answered from the result cache',
       registers,
     }),
+    memoHits: new Counter({
+      name: 'chess_paths_memo_hits_total',
+      help: 'Path questions answered from the in-memory memo of hot results (no loader, no store)',
+      registers,
+    }),
     cacheMisses: new Counter({
       name: 'chess_paths_cache_misses_total',
       help: 'Path questions not in the result cache',
@@ -73,7 +79,7 @@ export function createMetrics(): Metrics {
     }),
     cacheErrors: new Counter({
       name: 'chess_paths_cache_errors_total',
-      help: 'Failed result-cache operations (treated as misses)',
+      help: 'Failed result-cache operations (get: treated as misses; put: not stored; dropped: results dropped from a full write queue)',
       labelNames: ['operation'] as const,
       registers,
     }),

@@ -116,6 +116,12 @@ describe('the seed example', () => {
     const second = await t.gql(query);
     expect(second.body.data.shortestPaths).toMatchObject({ distance: 1, cached: true, key: first.body.data.shortestPaths.key });
     expect(await t.metric('chess_paths_cache_hits_total')).toBe(hitsBefore + 1);
+    // From then on the restored result is kept in memory, ready to serve.
+    const memoBefore = await t.metric('chess_paths_memo_hits_total');
+    const third = await t.gql(query);
+    expect(third.body.data.shortestPaths).toMatchObject({ distance: 1, cached: true });
+    expect(await t.metric('chess_paths_memo_hits_total')).toBe(memoBefore + 1);
+    expect(await t.metric('chess_paths_cache_hits_total')).toBe(hitsBefore + 1);
   });
 
   it('works on other board sizes', async () => {

@@ -3,17 +3,19 @@
  * fields that are not plain properties of the engine's result. Everything else (key, distance,
  * layers, pathCount, path, distances, ...) is read by graphql-js's default resolver straight from
  * the result object, whose expensive fields are lazy getters: a query that selects only
- * `distance` never computes a path count or a path list.
+ * `distance` never computes a path count or a path list. Results come from the memo of hot
+ * results when they are there (synchronously), else from the request's loader.
  */
 import type { PathResult } from '../../engine/types.js';
 import type { OverlayResolvers, PathResultResolvers, QueryResolvers } from '../../generated/graphql.js';
+import { resolveResult } from '../context.js';
 import { checkBatch, checkFirst } from '../limits.js';
 import { renderAscii, renderSvg } from '../overlay.js';
 import { loadAll, prepare, rethrowUnder } from './prepare.js';
 
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
-  shortestPaths: (_root, { query }, ctx) => ctx.loader.load(prepare(ctx, query, ['query'])),
+  shortestPaths: (_root, { query }, ctx) => resolveResult(ctx, prepare(ctx, query, ['query'])),
   shortestPathsBatch: (_root, { queries }, ctx) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);
     return loadAll(ctx, queries, ['queries']);
@@ -33,8 +35,21 @@ export const pathResult: PathResultResolvers = {
   overlay: (result) => result,
 };
 
+const asciiDrawn = new WeakMap<PathResult, string>();
+const svgDrawn = new WeakMap<PathResult, string>();
+
+/** Draws a picture once per result object (memoised results are served many times). */
+function drawOnce(drawn: WeakMap<PathResult, string>, result: PathResult, draw: (r: PathResult) => string): string {
+  let picture = drawn.get(result);
+  if (picture === undefined) {
+    picture = draw(result);
+    drawn.set(result, picture);
+  }
+  return picture;
+}
+
 /** `Overlay` pictures, drawn from the result's layers on demand. */
 export const overlay: OverlayResolvers = {
-  ascii: (result: PathResult) => renderAscii(result),
-  svg: (result: PathResult) => renderSvg(result),
+  ascii: (result: PathResult) => drawOnce(asciiDrawn, result, renderAscii),
+  svg: (result: PathResult) => drawOnce(svgDrawn, result, renderSvg),
 };

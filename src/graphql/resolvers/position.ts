@@ -5,6 +5,7 @@
  * squares the other colour attacks removed), then loads it through the request's shared loader.
  */
 import type { PositionResolvers, QueryResolvers } from '../../generated/graphql.js';
+import { resolveResult } from '../context.js';
 import { checkBoard, checkFen } from '../limits.js';
 import { prepare, rethrowUnder } from './prepare.js';
 
@@ -36,6 +37,6 @@ export const position: PositionResolvers = {
     } catch (err) {
       rethrowUnder(err, []);
     }
-    return ctx.loader.load(prepare(ctx, query, [], false));
+    return resolveResult(ctx, prepare(ctx, query, [], false));
   },
 };

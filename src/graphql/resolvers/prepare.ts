@@ -6,7 +6,7 @@
  */
 import { InputError, type InputPath } from '../../engine/errors.js';
 import type { PathQuery, PathResult } from '../../engine/types.js';
-import type { Context } from '../context.js';
+import { resolveResult, type Context } from '../context.js';
 import type { Prepared } from '../engine.js';
 import { checkQuery } from '../limits.js';
 
@@ -19,17 +19,27 @@ export function rethrowUnder(err: unknown, path: InputPath): never {
 /** Checks limits (unless `checkLimits` is false) and prepares one query. */
 export function prepare(ctx: Context, query: PathQuery, path: InputPath, checkLimits = true): Prepared {
   if (checkLimits) checkQuery(query, ctx.services.limits, path);
+  const { engine, memo } = ctx.services;
   try {
-    return ctx.services.engine.prepareQuery(query);
+    return memo.prepare(query, (q) => engine.prepareQuery(q));
   } catch (err) {
     rethrowUnder(err, path);
   }
 }
 
-/** Prepares every query first (so a bad one fails before any work), then loads them all together. */
-export function loadAll(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Promise<PathResult[]> {
+/**
+ * Prepares every query first (so a bad one fails before any work), then resolves them all
+ * together: synchronously when every one is in the memo, else through the loader in one batch.
+ */
+export function loadAll(
+  ctx: Context,
+  queries: readonly PathQuery[],
+  path: InputPath,
+  checkLimits = true,
+): PathResult[] | Promise<PathResult[]> {
   const prepared = queries.map((query, i) => prepare(ctx, query, [...path, i], checkLimits));
-  return Promise.all(prepared.map((p) => ctx.loader.load(p)));
+  const results = prepared.map((p) => resolveResult(ctx, p));
+  return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as PathResult[]);
 }
 
 /** A plain JSON copy of a query argument (graphql-js input objects may lack a prototype). */

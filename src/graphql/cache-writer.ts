@@ -1,0 +1,74 @@
+/**
+ * Writes freshly solved results to the persistent cache after their responses are sent, one
+ * `putMany` at a time. Results that arrive while a write is running wait and go together into the
+ * next one, so under load many small transactions become a few large ones instead of a pile of
+ * concurrent writes on one SQLite connection. The queue is bounded (`maxPending`): past it the
+ * oldest waiting results are dropped (counted in the metrics), which only costs a later re-solve,
+ * since the cache is an optimisation. A failed write is logged and counted; answers were served
+ * anyway.
+ */
+import type { Logger } from 'pino';
+import type { PathResult } from '../engine/types.js';
+import type { Metrics } from '../http/metrics.js';
+import type { Store } from '../store/types.js';
+
+/** Most results in one `putMany`. */
+const MAX_PER_WRITE = 1000;
+
+/** Options of the writer. */
+export interface CacheWriterOptions {
+  store: () => Store | undefined;
+  metrics: Metrics;
+  logger: Logger;
+  /** Most results waiting to be written. */
+  maxPending: number;
+}
+
+/** Serialises and coalesces cache writes. */
+export class CacheWriter {
+  readonly #options: CacheWriterOptions;
+  #queue: PathResult[] = [];
+  #running: Promise<void> | undefined;
+
+  constructor(options: CacheWriterOptions) {
+    this.#options = options;
+  }
+
+  /** Queues results for the next write and starts one if none is running. */
+  enqueue(results: readonly PathResult[]): void {
+    if (results.length === 0 || !this.#options.store()) return;
+    this.#queue.push(...results);
+    const excess = this.#queue.length - this.#options.maxPending;
+    if (excess > 0) {
+      this.#queue.splice(0, excess);
+      this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
+    }
+    this.#running ??= this.#drain().finally(() => {
+      this.#running = undefined;
+    });
+  }
+
+  /** Resolves when nothing is queued or being written. */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+
+  async #drain(): Promise<void> {
+    // Let the response that produced these results go out first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (this.#queue.length > 0) {
+      const store = this.#options.store();
+      if (!store) {
+        this.#queue = [];
+        return;
+      }
+      const batch = this.#queue.splice(0, MAX_PER_WRITE);
+      try {
+        await store.cache.putMany(batch);
+      } catch (err) {
+        this.#options.metrics.cacheErrors.inc({ operation: 'put' });
+        this.#options.logger.warn({ err, results: batch.length }, 'result cache write failed; answers were served anyway');
+      }
+    }
+  }
+}

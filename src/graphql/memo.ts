@@ -1,0 +1,64 @@
+/**
+ * A small in-memory memo of ready-to-serve results, in front of the per-request loader. The
+ * engine's results are immutable answers whose lazy fields are computed once and kept, so a hot
+ * question (the playground's example, a popular position) is served from the same object again:
+ * no store lookup, no rebuilding, layers and pictures already computed, and the resolver returns
+ * synchronously, which keeps graphql-js on its fast synchronous path.
+ *
+ * With a store, only results that came from the persistent cache (`cached: true`) are kept, so
+ * `cached` keeps its meaning: a fresh solve is written to the store first and memoised when it is
+ * next read back. Without a store every result is kept. Only boards up to 32 x 32 squares' worth
+ * are kept, and at most RESULT_MEMO_SIZE of them (least recently used dropped), so the memory a
+ * memoised result can grow to through its lazy fields stays bounded.
+ *
+ * It also remembers, for recently seen query inputs, the engine's prepared problem: a repeated
+ * question then skips validation and the SHA-256 of its canonical key (a few microseconds, which
+ * is much of what a hot request costs). The input is identified by an exact JSON text of all its
+ * fields; only inputs that prepared successfully are remembered.
+ */
+import { LRUCache } from 'lru-cache';
+import type { PathQuery, PathResult } from '../engine/types.js';
+import type { Prepared } from './engine.js';
+
+/** Largest board (in squares) whose results are memoised. */
+const MAX_MEMO_SQUARES = 1024;
+
+/** Hot results by canonical key, and prepared problems by query input. */
+export class ResultMemo {
+  readonly #lru: LRUCache<string, PathResult> | undefined;
+  readonly #prepared: LRUCache<string, Prepared> | undefined;
+
+  constructor(size: number) {
+    this.#lru = size > 0 ? new LRUCache({ max: size }) : undefined;
+    this.#prepared = size > 0 ? new LRUCache({ max: size }) : undefined;
+  }
+
+  /** The prepared problem of a query input, remembered when `prepare` succeeds on a small board. */
+  prepare(query: PathQuery, prepare: (query: PathQuery) => Prepared): Prepared {
+    if (!this.#prepared) return prepare(query);
+    const id = inputId(query);
+    let prepared = this.#prepared.get(id);
+    if (prepared === undefined) {
+      prepared = prepare(query);
+      if (prepared.problem.files * prepared.problem.ranks <= MAX_MEMO_SQUARES) this.#prepared.set(id, prepared);
+    }
+    return prepared;
+  }
+
+  /** The memoised result for a key, if any. */
+  get(key: string): PathResult | undefined {
+    return this.#lru?.get(key);
+  }
+
+  /** Offers a result; kept when it is from the cache (or there is no store) and its board is small. */
+  offer(result: PathResult, haveStore: boolean): void {
+    if (!this.#lru || (haveStore && !result.cached)) return;
+    if (result.board.files * result.board.ranks > MAX_MEMO_SQUARES) return;
+    this.#lru.set(result.key, result);
+  }
+}
+
+/** Exact text of every field of a query input (field order fixed, absent and null alike). */
+function inputId(q: PathQuery): string {
+  return JSON.stringify([q.piece, q.board?.files, q.board?.ranks, q.from, q.to, q.mask ?? null, q.blocked ?? null, q.fen ?? null]);
+}
