@@ -5,12 +5,12 @@
  * as a child process and stopped with SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import type { PathResult } from '../src/engine/index.js';
 import type { Store } from '../src/store/types.js';
@@ -225,6 +225,22 @@ describe('configuration', () => {
       production: false,
       limits: { maxBoardSide: 64, maxBatchSize: 500, maxPageSize: 1000 },
     });
+  });
+
+  it('is documented in .env.example, defaults included', () => {
+    const text = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+    const documented = new Map<string, string>();
+    for (const line of text.split('\n')) {
+      const match = /^([A-Z_]+)=(.*)$/.exec(line);
+      if (match) documented.set(match[1], match[2]);
+    }
+    for (const [name, value] of Object.entries(DEFAULTS)) {
+      expect(documented.get(name), name).toBe(String(value));
+    }
+    for (const name of ['NODE_ENV', 'PLAYGROUND', 'INTROSPECTION', 'CORS_ORIGINS']) expect(documented.has(name), name).toBe(true);
+    // And nothing documented that the server does not read.
+    const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+    for (const name of documented.keys()) expect(source, name).toContain(name);
   });
 
   it('refuses bad values, naming the variable', () => {
