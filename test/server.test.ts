@@ -213,6 +213,29 @@ describe('playground page over HTTP', () => {
   });
 });
 
+describe('CORS', () => {
+  it('answers configured origins only', async () => {
+    const t = await startTestServer({ database: false, env: { CORS_ORIGINS: 'https://allowed.example' } });
+    try {
+      const preflight = await fetch(`${t.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://allowed.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://allowed.example');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+      const other = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { origin: 'https://evil.example', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('configuration', () => {
   it('has documented defaults', () => {
     const config = loadConfig({});
