@@ -35,7 +35,8 @@ function stringScalar(name: string, maxLength: number, what: string) {
     return value;
   };
   return {
-    serialize: (value: unknown) => check(value),
+    // Output comes from the engine: strings by construction, so serialising is the identity.
+    serialize: (value: unknown) => (typeof value === 'string' ? value : check(value)),
     parseValue: (value: unknown) => check(value),
     parseLiteral: (ast: ValueNode) => {
       if (ast.kind !== Kind.STRING) throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
