@@ -112,6 +112,11 @@ export class Solution implements PathResult {
     return (this.cachedCount ??= this.graph().count());
   }
 
+  /** The path count if something already computed it (or it was restored), else undefined. */
+  get knownPathCount(): bigint | undefined {
+    return this.cachedCount;
+  }
+
   get path(): Path | null {
     if (this.cachedPath === undefined) {
       const first = this.graph().first();
@@ -174,15 +179,16 @@ export function solve(query: PathQuery, options: SolveOptions = {}): Solution {
 }
 
 /**
- * Answers many queries at once, in order. Queries that describe the same problem are solved
- * once and share one result. An `InputError` names the query's position (`[3].from[1]`).
+ * Answers many queries at once, in order. Items may be raw queries or already prepared
+ * problems (as a cache layer holds them). Items that describe the same problem are solved once
+ * and share one result. An `InputError` names the query's position (`[3].from[1]`).
  */
-export function solveBatch(queries: readonly PathQuery[], options: SolveOptions = {}): Solution[] {
+export function solveBatch(queries: readonly (PathQuery | Prepared)[], options: SolveOptions = {}): Solution[] {
   const byIdentity = new Map<string, Solution>();
   return queries.map((query, i) => {
     let prepared: Prepared;
     try {
-      prepared = prepareQuery(query);
+      prepared = query instanceof Prepared ? query : prepareQuery(query);
     } catch (error) {
       throw error instanceof InputError ? error.under(i) : error;
     }
