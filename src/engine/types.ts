@@ -93,6 +93,8 @@ export interface PathResult {
   readonly layers: SquareSet[];
   readonly squares: SquareSet;
   readonly pathCount: bigint;
+  /** The path count if it is already known (computed or restored), without computing it. */
+  readonly knownPathCount?: bigint;
   readonly path: Path | null;
   paths(args?: { first?: number | null; after?: string | null }): PathConnection;
   readonly distances: (number | null)[];

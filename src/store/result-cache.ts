@@ -10,7 +10,9 @@
  *   counts, and the eviction of least recently used rows beyond `maxCacheRows`.
  *
  * Layers are stored compactly: each layer bitboard (`0x` + ceil(files*ranks/4) hex digits) as
- * ceil(digits/2) big-endian bytes, all layers concatenated in one BLOB, with their count.
+ * ceil(digits/2) big-endian bytes, all layers concatenated in one BLOB, with their count. The path
+ * count is stored only when it is already known (`knownPathCount`): counting is lazy, and storing
+ * must not pay for a field nobody asked for, so it is NULL otherwise and computed on read if asked.
  */
 import { LRUCache } from 'lru-cache';
 import { restoreResult } from '../engine/index.js';
@@ -25,7 +27,8 @@ export interface StoredEntry {
   distance: number | null;
   /** Layer bitboards, as the engine prints them. */
   layers: string[];
-  pathCount: bigint;
+  /** Undefined when it was not known when stored. */
+  pathCount: bigint | undefined;
 }
 
 export interface ResultCacheOptions {
@@ -119,12 +122,14 @@ interface CachedRow {
   distance: number | null;
   layerCount: number;
   layers: Uint8Array;
-  pathCount: string;
+  pathCount: string | null;
 }
 
 /** Decodes a row; throws on anything malformed. */
 function decodeRow(row: CachedRow): StoredEntry {
-  if (!/^(0|[1-9][0-9]*)$/.test(row.pathCount)) throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
+  if (row.pathCount !== null && !/^(0|[1-9][0-9]*)$/.test(row.pathCount)) {
+    throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
+  }
   return {
     problem: {
       piece: row.piece as Piece,
@@ -136,7 +141,7 @@ function decodeRow(row: CachedRow): StoredEntry {
     },
     distance: row.distance,
     layers: decodeLayers(row.layers, row.layerCount, row.files, row.ranks),
-    pathCount: BigInt(row.pathCount),
+    pathCount: row.pathCount === null ? undefined : BigInt(row.pathCount),
   };
 }
 
@@ -257,7 +262,9 @@ export class PrismaResultCache implements ResultCache {
     for (const result of fresh.values()) {
       const { problem } = result;
       const layers = result.layers.map((layer) => layer.bitboard);
-      entries.push([result.key, { problem, distance: result.distance, layers, pathCount: result.pathCount }]);
+      // Never `result.pathCount`: that would count the paths of every result stored.
+      const pathCount = result.knownPathCount;
+      entries.push([result.key, { problem, distance: result.distance, layers, pathCount }]);
       params.push(
         result.key,
         problem.piece,
@@ -269,7 +276,7 @@ export class PrismaResultCache implements ResultCache {
         result.distance,
         layers.length,
         encodeLayers(layers, problem.files, problem.ranks),
-        result.pathCount.toString(),
+        pathCount === undefined ? null : pathCount.toString(),
         now,
         now,
       );

@@ -103,6 +103,35 @@ describe('migrate', () => {
     expect(history(file)).toEqual(first);
   });
 
+  it('makes CachedResult.pathCount nullable, keeping the rows stored before', () => {
+    const [init, nullable] = migrationNames();
+    expect(nullable).toMatch(/_cached_result_path_count_nullable$/);
+    const only = join(dir, 'only-init');
+    mkdirSync(only);
+    cpSync(join(DEFAULT_MIGRATIONS_DIR, init), join(only, init), { recursive: true });
+    const file = join(dir, 'db.sqlite');
+    migrate(file, { migrationsDir: only });
+    const db = new Database(file);
+    db.prepare(
+      `INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "distance", "layerCount", "layers", "pathCount", "hitCount")
+       VALUES ('k', 'KING', 1, 1, '0x1', '0x1', '0x1', 0, 1, X'01', '1', 7)`,
+    ).run();
+    db.close();
+
+    expect(migrate(file).applied).toEqual([nullable]);
+    const after = new Database(file);
+    try {
+      const column = after.prepare(`SELECT "notnull" FROM pragma_table_info('CachedResult') WHERE name = 'pathCount'`).pluck().get();
+      expect(column).toBe(0);
+      expect(after.prepare('SELECT "key", "pathCount", "hitCount" FROM "CachedResult"').all()).toEqual([{ key: 'k', pathCount: '1', hitCount: 7 }]);
+      const indexes = after.prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`).pluck().all();
+      expect(indexes).toEqual(['CachedResult_lastHitAt_idx']);
+      after.prepare(`UPDATE "CachedResult" SET "pathCount" = NULL`).run();
+    } finally {
+      after.close();
+    }
+  });
+
   it('applies only the new migration when one is added later', () => {
     const migrationsDir = copyMigrations();
     const file = join(dir, 'db.sqlite');

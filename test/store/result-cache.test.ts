@@ -384,6 +384,26 @@ describe('result cache', () => {
     db.close();
   });
 
+  it('stores the path count only when it is already known, and never computes it to store it', async () => {
+    const store = await openCache({ lruSize: 0 });
+    const unread = solve({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] });
+    const counted = solve({ piece: 'QUEEN', from: ['a1'], to: ['h7'] });
+    const expected = counted.pathCount; // read: now known
+    await store.cache.putMany([unread, counted]);
+    expect(unread.knownPathCount).toBeUndefined(); // storing did not count the paths
+    const db = raw();
+    const stored = (key: string) => db.prepare('SELECT "pathCount" FROM "CachedResult" WHERE "key" = ?').pluck().get(key);
+    expect(stored(unread.key)).toBeNull();
+    expect(stored(counted.key)).toBe(expected.toString());
+    db.close();
+
+    const [a, b] = await store.cache.getMany([prepared({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] }), prepared({ piece: 'QUEEN', from: ['a1'], to: ['h7'] })]);
+    expect(a?.cached).toBe(true);
+    expect(a?.knownPathCount).toBeUndefined();
+    expect(a?.pathCount).toBe(8n); // counted on read, when asked
+    expect(b?.knownPathCount).toBe(expected);
+  });
+
   it('opens the database in WAL mode, creating its directory', async () => {
     dbFile = join(dir, 'a', 'b', 'c.db');
     await openCache();
