@@ -29,6 +29,8 @@ export interface Limits {
   maxBodyBytes: number;
   /** Longest title or notes of an analysis, in characters. */
   maxTextLength: number;
+  /** Engine time one request may use, in ms (0: no budget). */
+  engineBudgetMs: number;
 }
 
 /** Everything the server needs to start. */
@@ -80,6 +82,7 @@ export const DEFAULTS = {
   MAX_DIRECTIVES: 50,
   MAX_BODY_BYTES: 1_048_576,
   MAX_TEXT_LENGTH: 10_000,
+  ENGINE_BUDGET_MS: 2000,
   SHUTDOWN_TIMEOUT_MS: 10_000,
 } as const;
 
@@ -155,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxDirectives: integer(env, 'MAX_DIRECTIVES', 0),
       maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1),
       maxTextLength: integer(env, 'MAX_TEXT_LENGTH', 1),
+      engineBudgetMs: integer(env, 'ENGINE_BUDGET_MS', 0),
     },
   };
   return config;
@@ -172,4 +176,5 @@ export const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   maxDirectives: 'MAX_DIRECTIVES',
   maxBodyBytes: 'MAX_BODY_BYTES',
   maxTextLength: 'MAX_TEXT_LENGTH',
+  engineBudgetMs: 'ENGINE_BUDGET_MS',
 };

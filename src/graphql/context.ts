@@ -3,7 +3,9 @@
  * path question of a request (aliases, batch lists, Position.paths, Analysis.results) shares one
  * DataLoader and identical questions are solved once per request. Results the engine solved for
  * this request are kept in `fresh` and handed to the cache writer by `persistFresh` once the
- * response is out; the server waits for the writer at shutdown.
+ * response is out; the server waits for the writer at shutdown. Each request also gets its own
+ * engine-time budget (`budget.ts`), shared by the loader and the lazy fields, and carries the
+ * client's address for the mutation rate limit.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../config.js';
@@ -11,6 +13,7 @@ import type { Metrics } from '../http/metrics.js';
 import type { PathResult } from '../engine/types.js';
 import type { Store } from '../store/types.js';
 import type { EngineApi } from './engine.js';
+import { EngineBudget } from './budget.js';
 import type { CacheWriter } from './cache-writer.js';
 import type { Prepared } from './engine.js';
 import { createResultLoader, type ResultLoader } from './loader.js';
@@ -36,12 +39,17 @@ export interface Context {
   loader: ResultLoader;
   /** Results solved (not found in the cache) during this request. */
   fresh: PathResult[];
+  /** This request's engine-time account (ENGINE_BUDGET_MS). */
+  budget: EngineBudget;
+  /** The client's IP address (the TCP peer), for the mutation rate limit. */
+  clientAddress: string;
 }
 
-/** A context for one request. */
-export function createContext(services: Services): Context {
+/** A context for one request from `clientAddress`. */
+export function createContext(services: Services, clientAddress = 'unknown'): Context {
   const fresh: PathResult[] = [];
-  return { services, loader: createResultLoader(services, fresh), fresh };
+  const budget = new EngineBudget(services.limits.engineBudgetMs);
+  return { services, loader: createResultLoader(services, fresh, budget), fresh, budget, clientAddress };
 }
 
 /** The result of a prepared question: from the memo at once, else through the request's loader. */

@@ -12,8 +12,11 @@ export type { ParsedPosition, Prepared };
 export interface EngineApi {
   /** Normalises and validates a query into its canonical key and problem. */
   prepareQuery(query: PathQuery): Prepared;
-  /** Solves a prepared problem (lazy fields are computed when read). */
-  solvePrepared(prepared: Prepared): PathResult;
+  /**
+   * Solves prepared problems in one call, results in input order (identical problems are solved
+   * once and share a result; lazy fields are computed when read).
+   */
+  solveBatch(items: readonly Prepared[]): PathResult[];
   /** Checks a board argument (absent: 8 x 8). */
   resolveBoard(board: Board | null | undefined): Board;
   /** Parses a FEN on the given (resolved) board. */
@@ -25,4 +28,11 @@ export interface EngineApi {
 }
 
 /** The real engine. */
-export const defaultEngine: EngineApi = realEngine;
+export const defaultEngine: EngineApi = {
+  prepareQuery: realEngine.prepareQuery,
+  solveBatch: (items) => realEngine.solveBatch(items),
+  resolveBoard: realEngine.resolveBoard,
+  parseFen: realEngine.parseFen,
+  positionQuery: realEngine.positionQuery,
+  squareName: realEngine.squareName,
+};

@@ -1,8 +1,9 @@
 /**
  * One place that turns thrown errors into GraphQL errors (Apollo's `formatError`): resolvers just
- * throw the engine's `InputError`, the service's `LimitError` or the store's `ForbiddenError` /
- * `NotFoundError`, and this maps them to `extensions.code` with the original message, which
- * already names the argument and the value. Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
+ * throw the engine's `InputError`, the service's `LimitError` or `EngineBudgetError`, or the
+ * store's `ForbiddenError` / `NotFoundError` / `DatabaseUnavailableError`, and this maps them to
+ * `extensions.code` with the original message, which already names the argument and the value
+ * (or the limit). Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
  * logged with its stack, and in production its message is replaced and no stack trace is sent.
  * Every error sent is counted by code in the metrics.
  */
@@ -12,6 +13,7 @@ import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
 import type { Metrics } from '../http/metrics.js';
 import { ForbiddenError, NotFoundError } from '../store/types.js';
+import { EngineBudgetError } from './budget.js';
 import { LimitError } from './limits.js';
 import { ScalarInputError } from './scalars.js';
 
@@ -103,6 +105,12 @@ export function createFormatError(options: FormatErrorOptions) {
       out = { message: cause.message, ...keep, extensions: { code: 'FORBIDDEN' } };
     } else if (cause instanceof NotFoundError) {
       out = { message: cause.message, ...keep, extensions: { code: 'NOT_FOUND' } };
+    } else if (cause instanceof EngineBudgetError) {
+      out = {
+        message: cause.message,
+        ...keep,
+        extensions: { code: 'ENGINE_BUDGET_EXCEEDED', limit: 'ENGINE_BUDGET_MS', max: cause.budgetMs },
+      };
     } else if (cause instanceof UnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
     } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {

@@ -1,43 +1,53 @@
 /**
  * The per-request result loader: a DataLoader keyed by the engine's canonical key. All path
  * questions of one request that resolve in the same tick arrive as one batch; the batch function
- * asks the persistent cache for all of them at once (`getMany`), solves each distinct miss exactly
- * once, and collects the fresh results; the request's context writes them with one `putMany`
- * after the response has been sent (`persistFresh`), because storing a result reads its path
- * count, which a query may never have asked for. Without a store (tests, or a database that
- * failed to open) it simply solves. A cache failure is logged and treated as a miss: path
- * questions keep being answered from the engine.
+ * asks the persistent cache for all of them at once (`getMany`), hands every distinct miss to the
+ * engine's `solveBatch`, and collects the fresh results; the request's context writes them with
+ * one `putMany` after the response has been sent (`persistFresh`). Without a store (tests, or a
+ * database that failed to open) it simply solves. A cache failure is logged and treated as a
+ * miss: path questions keep being answered from the engine.
  *
- * Solving yields to the event loop every few milliseconds, so one large batch does not hold up
- * other requests' I/O for its whole duration.
+ * One `solveBatch` call per time slice: the misses go to the engine in as few calls as fit in
+ * about `SLICE_MS` each (sized by board squares, adjusted to the time the previous call took),
+ * which for 8 x 8 boards means one call for any batch the limits allow. Between calls the loader
+ * lets the event loop run and checks the request's engine budget (`budget.ts`), so a request of
+ * hundreds of large problems neither blocks other requests nor runs past ENGINE_BUDGET_MS; a
+ * single call could do neither. Results solved before a request is cut off are still written to
+ * the cache, so the work is not lost.
  */
 import DataLoader from 'dataloader';
 import type { PathResult } from '../engine/types.js';
+import { SLICE_MS, type EngineBudget } from './budget.js';
 import type { Services } from './context.js';
 import type { Prepared } from './engine.js';
 
-/** Loads results by prepared problem, one engine call per distinct key. */
+/** Loads results by prepared problem, one engine call per slice of distinct misses. */
 export type ResultLoader = DataLoader<Prepared, PathResult, string>;
 
-/** Longest stretch of solving before yielding to the event loop. */
-const SLICE_MS = 15;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Board squares handed to one `solveBatch` call at first: 1,024 8 x 8 problems, or 16 of 64 x 64,
+ * about 10 ms of the slowest kind (a king crossing a maze, about 140 ns a square).
+ */
+export const SQUARES_PER_CALL = 65_536;
+/** Bounds of the adjusted size of a call, squares. */
+const MIN_SQUARES_PER_CALL = 1024;
+const MAX_SQUARES_PER_CALL = 16 * SQUARES_PER_CALL;
 
 /** A fresh loader for one request; solved (not cached) results are appended to `fresh`. */
-export function createResultLoader(services: Services, fresh: PathResult[]): ResultLoader {
-  return new DataLoader<Prepared, PathResult, string>((batch) => loadResults(services, batch, fresh), {
+export function createResultLoader(services: Services, fresh: PathResult[], budget: EngineBudget): ResultLoader {
+  return new DataLoader<Prepared, PathResult, string>((batch) => loadResults(services, batch, fresh, budget), {
     cacheKeyFn: (prepared) => prepared.key,
   });
 }
 
-/** The batch function: cache lookup, then one solve per miss (appended to `fresh`). */
+/** The batch function: cache lookup, then the misses through `solveBatch` (appended to `fresh`). */
 export async function loadResults(
   services: Services,
   batch: readonly Prepared[],
   fresh: PathResult[],
+  budget: EngineBudget,
 ): Promise<(PathResult | Error)[]> {
-  const { metrics, logger, engine } = services;
+  const { metrics, logger } = services;
   metrics.batchSize.observe(batch.length);
   const store = services.store();
   let found: readonly (PathResult | undefined)[] = [];
@@ -51,36 +61,80 @@ export async function loadResults(
     }
   }
   const out: (PathResult | Error)[] = new Array(batch.length);
-  let hits = 0;
-  let sliceStart = performance.now();
+  const misses: number[] = [];
   for (let i = 0; i < batch.length; i++) {
     const hit = found[i];
     if (hit) {
       out[i] = hit;
       services.memo.offer(hit, true);
-      hits++;
-      continue;
-    }
-    const started = performance.now();
-    try {
-      const result = engine.solvePrepared(batch[i]);
-      out[i] = result;
-      fresh.push(result);
-      services.memo.offer(result, store !== undefined);
-    } catch (err) {
-      out[i] = err instanceof Error ? err : new Error(String(err));
-    }
-    const now = performance.now();
-    metrics.engineSolves.inc();
-    metrics.engineSolveSeconds.observe((now - started) / 1000);
-    if (now - sliceStart > SLICE_MS && i + 1 < batch.length) {
-      await yieldToEventLoop();
-      sliceStart = performance.now();
+    } else {
+      misses.push(i);
     }
   }
   if (store) {
-    metrics.cacheHits.inc(hits);
-    metrics.cacheMisses.inc(batch.length - hits);
+    metrics.cacheHits.inc(batch.length - misses.length);
+    metrics.cacheMisses.inc(misses.length);
   }
+  if (misses.length > 0) await solveMisses(services, batch, misses, out, fresh, budget, store !== undefined);
   return out;
+}
+
+/** Solves `batch[misses[...]]` into `out`, one `solveBatch` call per slice. */
+async function solveMisses(
+  services: Services,
+  batch: readonly Prepared[],
+  misses: readonly number[],
+  out: (PathResult | Error)[],
+  fresh: PathResult[],
+  budget: EngineBudget,
+  haveStore: boolean,
+): Promise<void> {
+  const { engine, metrics, memo } = services;
+  let squaresPerCall = SQUARES_PER_CALL;
+  let next = 0;
+  if (budget.sliceUsed) await budget.pause();
+  while (next < misses.length) {
+    try {
+      budget.check();
+    } catch (err) {
+      for (; next < misses.length; next++) out[misses[next]] = err as Error;
+      return;
+    }
+    const chunk: number[] = [];
+    let squares = 0;
+    while (next < misses.length) {
+      const { files, ranks } = batch[misses[next]].problem;
+      if (chunk.length > 0 && squares + files * ranks > squaresPerCall) break;
+      chunk.push(misses[next++]);
+      squares += files * ranks;
+    }
+    const started = performance.now();
+    let results: readonly PathResult[] | undefined;
+    let failure: Error | undefined;
+    try {
+      results = engine.solveBatch(chunk.map((i) => batch[i]));
+    } catch (err) {
+      failure = err instanceof Error ? err : new Error(String(err));
+    }
+    const ms = performance.now() - started;
+    budget.charge(ms);
+    metrics.engineSolves.inc(chunk.length);
+    metrics.engineSolveSeconds.observe(ms / 1000);
+    chunk.forEach((i, j) => {
+      const result = results?.[j];
+      if (!result) {
+        out[i] = failure ?? new Error('the engine returned no result');
+        return;
+      }
+      out[i] = result;
+      fresh.push(result);
+      memo.offer(result, haveStore);
+    });
+    if (next < misses.length) {
+      // Aim the next call at one slice, from what this one cost per square.
+      const target = ms > 0 ? (squares * SLICE_MS) / ms : MAX_SQUARES_PER_CALL;
+      squaresPerCall = Math.min(MAX_SQUARES_PER_CALL, Math.max(MIN_SQUARES_PER_CALL, Math.round(target)));
+      await budget.pause();
+    }
+  }
 }

@@ -190,7 +190,7 @@ export function createRequestHandler(deps: HandlerDeps) {
     let context: Context | undefined;
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search: url.search, body },
-      context: async () => (context = createContext(services)),
+      context: async () => (context = createContext(services, req.socket.remoteAddress)),
     });
     if (context) {
       const done = context;

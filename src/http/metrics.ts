@@ -52,7 +52,7 @@ export function createMetrics(): Metrics {
     }),
     engineSolveSeconds: new Histogram({
       name: 'chess_paths_engine_solve_duration_seconds',
-      help: 'Duration of one engine solve (eager part only; lazy fields are computed when read)',
+      help: 'Duration of one engine solveBatch call (the eager part of each of its solves; lazy fields are computed when read)',
       buckets: [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1],
       registers,
     }),

@@ -264,7 +264,7 @@ describe('HTTP-level errors', () => {
 describe('unexpected failures', () => {
   const failing = {
     ...engine,
-    solvePrepared(): never {
+    solveBatch(): never {
       throw new Error('engine exploded at /secret/path.ts:42');
     },
   };

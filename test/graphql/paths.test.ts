@@ -201,14 +201,16 @@ describe('lazy fields', () => {
     const reads: string[] = [];
     const watched: EngineApi = {
       ...engine,
-      solvePrepared(prepared) {
-        const result = engine.solvePrepared(prepared);
-        return new Proxy(result, {
-          get(target, prop, receiver) {
-            if (typeof prop === 'string') reads.push(prop);
-            return Reflect.get(target, prop, receiver);
-          },
-        });
+      solveBatch(items) {
+        return engine.solveBatch(items).map(
+          (result) =>
+            new Proxy(result, {
+              get(target, prop, receiver) {
+                if (typeof prop === 'string') reads.push(prop);
+                return Reflect.get(target, prop, receiver);
+              },
+            }),
+        );
       },
     };
     const lazy = await startTestServer({ database: false, deps: { engine: watched } });

@@ -1,10 +1,12 @@
 /**
- * Resolvers of path questions: `shortestPaths`, `shortestPathsBatch`, and the few `PathResult`
- * fields that are not plain properties of the engine's result. Everything else (key, distance,
- * layers, pathCount, path, distances, ...) is read by graphql-js's default resolver straight from
- * the result object, whose expensive fields are lazy getters: a query that selects only
- * `distance` never computes a path count or a path list. Results come from the memo of hot
- * results when they are there (synchronously), else from the request's loader.
+ * Resolvers of path questions: `shortestPaths`, `shortestPathsBatch`, and the `PathResult` fields
+ * that are not plain properties of the engine's result. Cheap fields (key, distance, layers, ...)
+ * are read by graphql-js's default resolver straight from the result object. The expensive ones
+ * are lazy getters on it (a query that selects only `distance` never computes a path count or a
+ * path list); their resolvers here run the getter through the request's engine budget, so
+ * computing them is timed, counted against ENGINE_BUDGET_MS, and paced in time slices. Results
+ * come from the memo of hot results when they are there (synchronously), else from the request's
+ * loader.
  */
 import type { PathResult } from '../../engine/types.js';
 import type { OverlayResolvers, PathResultResolvers, QueryResolvers } from '../../generated/graphql.js';
@@ -22,15 +24,20 @@ export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsB
   },
 };
 
-/** `PathResult` fields that need arguments checked or a different parent. */
+/** `PathResult` fields that need arguments checked, engine time counted, or a different parent. */
 export const pathResult: PathResultResolvers = {
+  pathCount: (result, _args, ctx) => ctx.budget.lazy(() => result.pathCount),
+  path: (result, _args, ctx) => ctx.budget.lazy(() => result.path),
+  distances: (result, _args, ctx) => ctx.budget.lazy(() => result.distances),
   paths: (result, args, ctx) => {
     checkFirst(args.first, ctx.services.limits, ['paths', 'first']);
-    try {
-      return result.paths({ first: args.first, after: args.after });
-    } catch (err) {
-      rethrowUnder(err, ['paths']);
-    }
+    return ctx.budget.lazy(() => {
+      try {
+        return result.paths({ first: args.first, after: args.after });
+      } catch (err) {
+        rethrowUnder(err, ['paths']);
+      }
+    });
   },
   overlay: (result) => result,
 };
@@ -48,8 +55,14 @@ function drawOnce(drawn: WeakMap<PathResult, string>, result: PathResult, draw: 
   return picture;
 }
 
-/** `Overlay` pictures, drawn from the result's layers on demand. */
+/** `Overlay` pictures, drawn from the result's layers on demand (engine time: budgeted). */
 export const overlay: OverlayResolvers = {
-  ascii: (result: PathResult) => drawOnce(asciiDrawn, result, renderAscii),
-  svg: (result: PathResult) => drawOnce(svgDrawn, result, renderSvg),
+  ascii: (result: PathResult, _args, ctx) => {
+    const drawn = asciiDrawn.get(result);
+    return drawn ?? ctx.budget.lazy(() => drawOnce(asciiDrawn, result, renderAscii));
+  },
+  svg: (result: PathResult, _args, ctx) => {
+    const drawn = svgDrawn.get(result);
+    return drawn ?? ctx.budget.lazy(() => drawOnce(svgDrawn, result, renderSvg));
+  },
 };

@@ -27,9 +27,14 @@ export function prepare(ctx: Context, query: PathQuery, path: InputPath, checkLi
   }
 }
 
+/** Queries prepared between two looks at the clock. */
+const PREPARE_GROUP = 16;
+
 /**
  * Prepares every query first (so a bad one fails before any work), then resolves them all
  * together: synchronously when every one is in the memo, else through the loader in one batch.
+ * Preparing (validation, canonical form, the SHA-256 key) is engine work too: it is charged to the
+ * request's budget, and a long list (hundreds of large boards) is prepared in time slices.
  */
 export function loadAll(
   ctx: Context,
@@ -37,7 +42,31 @@ export function loadAll(
   path: InputPath,
   checkLimits = true,
 ): PathResult[] | Promise<PathResult[]> {
-  const prepared = queries.map((query, i) => prepare(ctx, query, [...path, i], checkLimits));
+  const prepared: Prepared[] = [];
+  const prepareSlice = (): void => {
+    while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
+      ctx.budget.run(() => {
+        const end = Math.min(queries.length, prepared.length + PREPARE_GROUP);
+        for (let i = prepared.length; i < end; i++) {
+          const p = prepare(ctx, queries[i], [...path, i], checkLimits);
+          void p.key; // hashed here, inside the timed slice
+          prepared.push(p);
+        }
+      });
+    }
+  };
+  prepareSlice();
+  if (prepared.length === queries.length) return resolveAll(ctx, prepared);
+  return (async () => {
+    while (prepared.length < queries.length) {
+      await ctx.budget.pause();
+      prepareSlice();
+    }
+    return resolveAll(ctx, prepared);
+  })();
+}
+
+function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> {
   const results = prepared.map((p) => resolveResult(ctx, p));
   return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as PathResult[]);
 }

@@ -1,0 +1,219 @@
+/**
+ * Engine work of a request over real HTTP: every miss of a request goes to the engine's
+ * `solveBatch` in one call (observed by wrapping the engine), heavy batches are sliced so that
+ * other requests are answered meanwhile, and the per-request budget (ENGINE_BUDGET_MS) cuts off
+ * both eager solving and lazy fields with ENGINE_BUDGET_EXCEEDED.
+ */
+import { describe, expect, it } from 'vitest';
+import * as engine from '../../src/engine/index.js';
+import type { EngineApi, Prepared } from '../../src/graphql/engine.js';
+import { SEED_QUERY, startTestServer } from './helpers.js';
+
+const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
+const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;
+
+/** An engine that records the size of every `solveBatch` call. */
+function countingEngine(): { engine: EngineApi; calls: number[] } {
+  const calls: number[] = [];
+  return {
+    calls,
+    engine: {
+      ...engine,
+      solveBatch(items: readonly Prepared[]) {
+        calls.push(items.length);
+        return engine.solveBatch(items);
+      },
+    },
+  };
+}
+
+const square = (i: number) => engine.squareName(i, { files: 8, ranks: 8 });
+
+/** `n` (up to 4,032) distinct 8 x 8 questions; another `salt` gives other pieces. */
+function smallQueries(n: number, salt = 0) {
+  return Array.from({ length: n }, (_, i) => ({
+    piece: (['KING', 'KNIGHT', 'QUEEN', 'ROOK', 'BISHOP'] as const)[(Math.floor(i / 64) + salt) % 5],
+    from: [square(i % 64)],
+    to: [square((i + 1 + Math.floor(i / 64)) % 64)],
+  }));
+}
+
+/**
+ * A king crossing a serpentine maze on a `side` x `side` board (walls on every other rank, one
+ * gap each, alternating sides): on 64 x 64 up to 2,000 steps, about half a millisecond to solve;
+ * counting its paths costs milliseconds. `i` varies the gaps and the target, so every query (up
+ * to 1,280 on 64 x 64, 320 on 32 x 32) is a distinct problem. Results on 32 x 32 boards are small
+ * enough to be kept in the memo; 64 x 64 ones are solved again by every request.
+ */
+function mazeQuery(i: number, side: 32 | 64 = 64) {
+  const board = { files: side, ranks: side };
+  const shifts = side / 32 * 10;
+  const shift = i % shifts;
+  let mask = 0n;
+  for (let r = 0; r < side; r++) {
+    const gap = (r >> 1) % 2 === 0 ? side - 1 - shift : shift;
+    for (let f = 0; f < side; f++) if (r % 2 === 0 || f === gap) mask |= 1n << BigInt(r * side + f);
+  }
+  const target = engine.squareName((side - 2) * side + (Math.floor(i / shifts) % side), board);
+  return { piece: 'KING', board, from: ['a1'], to: [target], mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}` };
+}
+
+describe('one engine call per batch', () => {
+  it('hands every miss of a request (aliases, batch lists, positions) to one solveBatch call', async () => {
+    const { engine: counting, calls } = countingEngine();
+    const t = await startTestServer({ deps: { engine: counting } });
+    try {
+      const queries = smallQueries(100);
+      const { body } = await t.gql(
+        `query($q: [PathQuery!]!) {
+          a: shortestPaths(query: { piece: ROOK, from: ["h1"], to: ["a8"] }) { distance }
+          b: shortestPaths(query: { piece: ROOK, from: ["h1"], to: ["a8"] }) { distance }
+          list: shortestPathsBatch(queries: $q) { key distance cached }
+          again: shortestPathsBatch(queries: $q) { key }
+          p: position(fen: "8/8/8/8/8/8/8/6NR w - - 0 1") { paths(from: "g1", to: ["e2"]) { distance } }
+        }`,
+        { q: queries },
+      );
+      expect(body.errors).toBeUndefined();
+      expect(body.data.list).toHaveLength(100);
+      expect(new Set(body.data.list.map((r: { key: string }) => r.key)).size).toBe(100);
+      // 100 distinct list questions + the rook + the knight of the position: one call.
+      expect(calls).toEqual([102]);
+      expect(await t.metric('chess_paths_engine_solves_total')).toBe(102);
+      expect(await t.metric('chess_paths_loader_batch_size_count')).toBe(1);
+
+      // Once cached, nothing reaches the engine.
+      await t.server.settle();
+      const again = await t.gql(BATCH, { q: queries });
+      expect(again.body.errors).toBeUndefined();
+      expect(calls).toEqual([102]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers a batch of 500 in one call, and slices a heavy batch into several', async () => {
+    const { engine: counting, calls } = countingEngine();
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '0' }, deps: { engine: counting } });
+    try {
+      const small = await t.gql(BATCH, { q: smallQueries(500, 1) });
+      expect(small.body.errors).toBeUndefined();
+      expect(calls).toEqual([500]);
+
+      calls.length = 0;
+      const heavy = await t.gql(BATCH, { q: Array.from({ length: 200 }, (_, i) => mazeQuery(i)) });
+      expect(heavy.body.errors).toBeUndefined();
+      expect(heavy.body.data.shortestPathsBatch.every((r: { distance: number }) => r.distance > 500)).toBe(true);
+      expect(calls.length).toBeGreaterThan(1);
+      expect(calls.reduce((a, b) => a + b, 0)).toBe(200);
+      expect(await t.metric('chess_paths_engine_solves_total')).toBe(700);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the engine budget (ENGINE_BUDGET_MS)', () => {
+  it('cuts off a request whose solving goes over it, with ENGINE_BUDGET_EXCEEDED naming the budget', async () => {
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '5' } });
+    try {
+      const { status, body } = await t.gql(BATCH, { q: Array.from({ length: 300 }, (_, i) => mazeQuery(i)) });
+      expect(status).toBe(200);
+      expect(body.data).toBeNull();
+      expect(body.errors).toHaveLength(1);
+      const [error] = body.errors!;
+      expect(error.extensions).toEqual({ code: 'ENGINE_BUDGET_EXCEEDED', limit: 'ENGINE_BUDGET_MS', max: 5 });
+      expect(error.message).toMatch(/^Engine time budget of 5 ms per request \(ENGINE_BUDGET_MS\) exceeded: \d+ ms of engine work spent/);
+      expect(error.path).toEqual(['shortestPathsBatch']);
+      expect(JSON.stringify(body)).not.toMatch(/stacktrace/);
+      // Cut off early: far fewer than 300 problems were solved.
+      expect(await t.metric('chess_paths_engine_solves_total')).toBeLessThan(300);
+      expect(await t.metric('chess_paths_graphql_errors_total', { code: 'ENGINE_BUDGET_EXCEEDED' })).toBe(1);
+      // A small request on the same server is within the budget.
+      expect((await t.gql(SEED)).body).toEqual({ data: { shortestPaths: { distance: 4 } } });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts lazy fields (pathCount) against it', async () => {
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '40' } });
+    try {
+      const queries = Array.from({ length: 300 }, (_, i) => mazeQuery(i, 32));
+      // Solving fits, a few at a time (and the results are then kept in the memo)...
+      for (let i = 0; i < queries.length; i += 30) {
+        const solved = await t.gql(BATCH, { q: queries.slice(i, i + 30) });
+        expect(solved.body.errors).toBeUndefined();
+      }
+      const solves = await t.metric('chess_paths_engine_solves_total');
+      // ...counting paths through 500 layers, 300 times, does not.
+      const { body } = await t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance pathCount } }', { q: queries });
+      expect(await t.metric('chess_paths_engine_solves_total')).toBe(solves); // nothing solved: lazy work only
+      expect(body.data).toBeNull();
+      expect(body.errors?.length).toBeGreaterThan(0);
+      for (const error of body.errors!) {
+        expect(error.extensions?.code).toBe('ENGINE_BUDGET_EXCEEDED');
+        expect(error.path).toEqual(['shortestPathsBatch', expect.any(Number), 'pathCount']);
+        expect(Number(/(\d+) ms of engine work/.exec(error.message)?.[1])).toBeGreaterThanOrEqual(40);
+      }
+      // Each count is cheap: a few in a request fit.
+      const few = await t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries.slice(0, 3) });
+      expect(few.body.errors).toBeUndefined();
+      expect(few.body.data.shortestPathsBatch).toHaveLength(3);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('other requests meanwhile', () => {
+  it('answers a small request while a heavy batch is being solved', async () => {
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '0' } });
+    try {
+      const finished: string[] = [];
+      const started = performance.now();
+      const heavy = t.gql(BATCH, { q: Array.from({ length: 500 }, (_, i) => mazeQuery(i)) }).then((r) => {
+        finished.push('heavy');
+        return { r, ms: performance.now() - started };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const smallStarted = performance.now();
+      const small = await t.gql(SEED);
+      const smallMs = performance.now() - smallStarted;
+      finished.push('small');
+      const { r, ms } = await heavy;
+      expect(r.body.errors).toBeUndefined();
+      expect(small.body.data.shortestPaths.distance).toBe(4);
+      expect(ms).toBeGreaterThan(100); // the heavy one really was heavy
+      expect(finished).toEqual(['small', 'heavy']);
+      expect(smallMs).toBeLessThan(ms / 2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers a small request while a heavy request computes lazy fields', async () => {
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '0' } });
+    try {
+      const queries = Array.from({ length: 300 }, (_, i) => mazeQuery(i, 32));
+      await t.gql(BATCH, { q: queries }); // solved and memoised: what remains is lazy work
+      const finished: string[] = [];
+      const started = performance.now();
+      const heavy = t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries }).then((r) => {
+        finished.push('heavy');
+        return { r, ms: performance.now() - started };
+      });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const small = await t.gql(SEED);
+      finished.push('small');
+      const { r, ms } = await heavy;
+      expect(r.body.errors).toBeUndefined();
+      expect(r.body.data.shortestPathsBatch.every((x: { pathCount: string }) => BigInt(x.pathCount) >= 1n)).toBe(true);
+      expect(small.body.data.shortestPaths.distance).toBe(4);
+      expect(ms).toBeGreaterThan(100);
+      expect(finished).toEqual(['small', 'heavy']);
+    } finally {
+      await t.close();
+    }
+  });
+});
