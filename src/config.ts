@@ -47,6 +47,10 @@ export interface Config {
   resultMemoSize: number;
   /** Most fresh results waiting to be written to the cache (the oldest are dropped past it). */
   cacheWriteQueue: number;
+  /** How long a database statement waits for another connection's lock, ms (it blocks the event loop meanwhile). */
+  databaseBusyTimeoutMs: number;
+  /** While the database is unavailable, or failed to open: time between retries, ms (0: never retry opening). */
+  databaseRetryMs: number;
   /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /** True when NODE_ENV is `production`: no stack traces, internal error messages hidden. */
@@ -71,6 +75,8 @@ export const DEFAULTS = {
   CACHE_MAX_ROWS: 100_000,
   RESULT_MEMO_SIZE: 1000,
   CACHE_WRITE_QUEUE: 10_000,
+  DATABASE_BUSY_TIMEOUT_MS: 1000,
+  DATABASE_RETRY_MS: 5000,
   LOG_LEVEL: 'info',
   MAX_BOARD_SIDE: 64,
   MAX_BATCH_SIZE: 500,
@@ -138,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     cacheMaxRows: integer(env, 'CACHE_MAX_ROWS', 0),
     resultMemoSize: integer(env, 'RESULT_MEMO_SIZE', 0),
     cacheWriteQueue: integer(env, 'CACHE_WRITE_QUEUE', 1),
+    databaseBusyTimeoutMs: integer(env, 'DATABASE_BUSY_TIMEOUT_MS', 0),
+    databaseRetryMs: integer(env, 'DATABASE_RETRY_MS', 0),
     logLevel,
     production: env.NODE_ENV === 'production',
     playground,

@@ -3,9 +3,12 @@
  * once (so `/health` can answer 503 while the database opens), then opens the store in the
  * background; it returns `{ url, ready, close }` for tests and for `main`. Until the store is open,
  * or if it fails to open, path questions are answered by the engine alone and analyses report
- * SERVICE_UNAVAILABLE. `close()` stops accepting connections, lets requests in flight finish (up
- * to SHUTDOWN_TIMEOUT_MS), then closes the database. Run directly (`node dist/server.js`), it reads
- * the environment and shuts down gracefully on SIGTERM/SIGINT.
+ * SERVICE_UNAVAILABLE; a store that failed to open is opened again after DATABASE_RETRY_MS
+ * (doubling up to a minute; not after a migration error, which needs a person). `/health` is 200
+ * only while the store is open and healthy. `close()` stops accepting connections, lets requests
+ * in flight finish (up to SHUTDOWN_TIMEOUT_MS), writes the cache entries still queued, then closes
+ * the database. Run directly (`node dist/server.js`), it reads the environment and shuts down
+ * gracefully on SIGTERM/SIGINT.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +24,9 @@ import { createRequestHandler, type HealthReport } from './http/handler.js';
 import { createLogger } from './http/logger.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import type { Store, StoreOptions } from './store/types.js';
+
+/** Longest wait between two attempts to open the database. */
+const MAX_OPEN_RETRY_MS = 60_000;
 
 /** Replaceable parts, for tests. */
 export interface ServerDeps {
@@ -39,7 +45,7 @@ export interface RunningServer {
   /** The GraphQL endpoint URL. */
   graphqlUrl: string;
   port: number;
-  /** Settles when the store has opened (or failed to, or is disabled). */
+  /** Settles when the store has opened (or failed to at the first attempt, or is disabled). */
   ready: Promise<void>;
   metrics: Metrics;
   /** Resolves once the cache writes queued after responses are done. */
@@ -82,6 +88,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const openStore = deps.openStore === undefined ? storeOpener(logger) : deps.openStore;
   let store: Store | undefined;
   let database: HealthReport['database'] = openStore ? 'opening' : 'disabled';
+  /** Why the database could not be opened, as far as it is safe to say on /health. */
+  let openFailure: string | undefined;
   let stopping = false;
 
   const cacheWriter = new CacheWriter({ store: () => store, metrics, logger, maxPending: config.cacheWriteQueue });
@@ -101,9 +109,12 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     if (stopping) return { status: 'stopping', database };
     if (database === 'disabled') return { status: 'ok', database };
     if (database === 'opening') return { status: 'starting', database };
-    if (!store) return { status: 'degraded', database };
-    const healthy = await withTimeout(store.healthy(), HEALTH_TIMEOUT_MS, false);
-    return healthy ? { status: 'ok', database: 'ok' } : { status: 'degraded', database: 'unavailable' };
+    if (!store) return { status: 'degraded', database, ...(openFailure ? { reason: openFailure } : {}) };
+    const current = store;
+    const healthy = await withTimeout(current.healthy(), HEALTH_TIMEOUT_MS, false);
+    if (healthy) return { status: 'ok', database: 'ok' };
+    const reason = current.unavailableReason?.();
+    return { status: 'degraded', database: 'unavailable', ...(reason ? { reason } : {}) };
   };
 
   const httpServer = createServer();
@@ -126,37 +137,59 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   logger.info({ url, graphql: `${url}${GRAPHQL_PATH}`, playground: config.playground }, 'chess-paths listening');
 
-  const ready: Promise<void> = openStore
-    ? openStore({
-        databaseUrl: config.databaseUrl,
-        lruSize: config.cacheLruSize,
-        maxCacheRows: config.cacheMaxRows,
-      }).then(
-        (opened) => {
-          if (stopping) {
-            void opened.close();
-            return;
-          }
-          store = opened;
-          database = 'ok';
-          logger.info({ databaseUrl: config.databaseUrl }, 'database ready');
-        },
-        (err: unknown) => {
-          database = 'unavailable';
-          logger.error({ err, databaseUrl: config.databaseUrl }, 'database failed to open; serving path queries from the engine only');
-        },
-      )
-    : Promise.resolve();
+  let retryTimer: NodeJS.Timeout | undefined;
+  /** The attempt to open the store in progress (or the last one). */
+  let opening: Promise<void> = Promise.resolve();
+  const open = (attempt: number): Promise<void> => {
+    if (!openStore || stopping) return Promise.resolve();
+    opening = openStore({
+      databaseUrl: config.databaseUrl,
+      lruSize: config.cacheLruSize,
+      maxCacheRows: config.cacheMaxRows,
+      busyTimeoutMs: config.databaseBusyTimeoutMs,
+      retryMs: config.databaseRetryMs,
+    }).then(
+      (opened) => {
+        if (stopping) {
+          void opened.close();
+          return;
+        }
+        store = opened;
+        database = 'ok';
+        openFailure = undefined;
+        logger.info({ databaseUrl: config.databaseUrl, attempt: attempt + 1 }, 'database ready');
+      },
+      (err: unknown) => {
+        database = 'unavailable';
+        const migration = (err as { name?: unknown } | null)?.name === 'MigrationError';
+        openFailure = migration ? 'migration error (see the server log)' : 'failed to open (see the server log)';
+        const retry = !migration && !stopping && config.databaseRetryMs > 0;
+        const delay = Math.min(MAX_OPEN_RETRY_MS, config.databaseRetryMs * 2 ** Math.min(attempt, 16));
+        logger.error(
+          { err, databaseUrl: config.databaseUrl, ...(retry ? { retryInMs: delay } : {}) },
+          'database failed to open; serving path queries from the engine only',
+        );
+        if (retry) {
+          retryTimer = setTimeout(() => void open(attempt + 1), delay);
+          retryTimer.unref();
+        }
+      },
+    );
+    return opening;
+  };
+  const ready: Promise<void> = open(0);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       stopping = true;
+      clearTimeout(retryTimer);
       logger.info('shutting down: finishing requests in flight');
       await apollo.stop();
-      // A store still opening is closed by `ready` itself once it opens (`stopping` is set).
-      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref())]);
-      await settle();
+      // A store still opening is closed by `open` itself once it opens (`stopping` is set).
+      await Promise.race([opening, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref())]);
+      // Every response has been sent, so every fresh result is queued: write them all now.
+      await cacheWriter.flush();
       if (store) {
         const opened = store;
         store = undefined;

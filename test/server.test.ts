@@ -91,7 +91,10 @@ describe('/health', () => {
   it('reports a database that failed to open as degraded, and keeps answering path questions', async () => {
     const t = await startTestServer({ deps: { openStore: async () => { throw new Error('disk on fire'); } } });
     try {
-      expect(await health(t.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable' } });
+      expect(await health(t.url)).toEqual({
+        status: 503,
+        body: { status: 'degraded', database: 'unavailable', reason: 'failed to open (see the server log)' },
+      });
       expect((await t.gql(SEED)).body.data.shortestPaths.distance).toBe(4);
     } finally {
       await t.close();

@@ -5,7 +5,8 @@
  * concurrent writes on one SQLite connection. The queue is bounded (`maxPending`): past it the
  * oldest waiting results are dropped (counted in the metrics), which only costs a later re-solve,
  * since the cache is an optimisation. A failed write is logged and counted; answers were served
- * anyway.
+ * anyway. While the database is unavailable the store refuses writes at once; those refusals are
+ * counted but logged at most every few seconds (the store logs when it becomes unavailable).
  *
  * Writing through Prisma costs CPU on the event loop (tens of microseconds a row), so under a
  * sustained stream of new questions the writer could take most of the loop and leave requests
@@ -15,10 +16,12 @@
 import type { Logger } from 'pino';
 import type { PathResult } from '../engine/types.js';
 import type { Metrics } from '../http/metrics.js';
-import type { Store } from '../store/types.js';
+import { DatabaseUnavailableError, type Store } from '../store/types.js';
 
 /** Most results in one `putMany`. */
 const MAX_PER_WRITE = 100;
+/** Least time between two log lines about writes refused by an unavailable database. */
+const UNAVAILABLE_LOG_MS = 10_000;
 
 /** Options of the writer. */
 export interface CacheWriterOptions {
@@ -34,6 +37,8 @@ export class CacheWriter {
   readonly #options: CacheWriterOptions;
   #queue: PathResult[] = [];
   #running: Promise<void> | undefined;
+  #hurry = false;
+  #lastUnavailableLog = -Infinity;
 
   constructor(options: CacheWriterOptions) {
     this.#options = options;
@@ -58,6 +63,16 @@ export class CacheWriter {
     while (this.#running) await this.#running;
   }
 
+  /** Writes everything queued without resting between writes (shutdown), then resolves. */
+  async flush(): Promise<void> {
+    this.#hurry = true;
+    try {
+      await this.idle();
+    } finally {
+      this.#hurry = false;
+    }
+  }
+
   async #drain(): Promise<void> {
     // Let the response that produced these results go out first.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -73,9 +88,13 @@ export class CacheWriter {
         await store.cache.putMany(batch);
       } catch (err) {
         this.#options.metrics.cacheErrors.inc({ operation: 'put' });
-        this.#options.logger.warn({ err, results: batch.length }, 'result cache write failed; answers were served anyway');
+        const unavailable = err instanceof DatabaseUnavailableError;
+        if (!unavailable || performance.now() - this.#lastUnavailableLog >= UNAVAILABLE_LOG_MS) {
+          if (unavailable) this.#lastUnavailableLog = performance.now();
+          this.#options.logger.warn({ err, results: batch.length }, 'result cache write failed; answers were served anyway');
+        }
       }
-      if (this.#queue.length > 0) {
+      if (this.#queue.length > 0 && !this.#hurry) {
         const rest = Math.min(performance.now() - started, 1000);
         await new Promise<void>((resolve) => setTimeout(resolve, rest));
       }

@@ -12,7 +12,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
 import type { Metrics } from '../http/metrics.js';
-import { ForbiddenError, NotFoundError } from '../store/types.js';
+import { DatabaseUnavailableError, ForbiddenError, NotFoundError } from '../store/types.js';
 import { EngineBudgetError } from './budget.js';
 import { LimitError } from './limits.js';
 import { ScalarInputError } from './scalars.js';
@@ -113,6 +113,8 @@ export function createFormatError(options: FormatErrorOptions) {
       };
     } else if (cause instanceof UnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
+    } else if (cause instanceof DatabaseUnavailableError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE', reason: cause.reason } };
     } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {
       // A bad scalar literal fails validation; it is still the user's input.
       out = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };

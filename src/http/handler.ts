@@ -34,6 +34,8 @@ export interface HealthReport {
   /** `ok` answers 200; everything else 503. */
   status: 'ok' | 'starting' | 'degraded' | 'stopping';
   database: 'ok' | 'opening' | 'unavailable' | 'disabled' | 'closed';
+  /** Why the database is unavailable (SQLite's words, e.g. `database is locked`), when known. */
+  reason?: string;
 }
 
 /** Dependencies of the request handler. */

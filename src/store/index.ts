@@ -1,18 +1,22 @@
 /**
  * Persistence: `openStore` opens the SQLite database named by a `file:` URL through Prisma's
  * better-sqlite3 driver adapter (WAL, busy timeout), applies the committed migrations, and returns
- * the result cache and the analysis store (contract in `./types.ts`).
+ * the result cache and the analysis store (contract in `./types.ts`), each operation guarded by
+ * the availability circuit breaker (`./availability.ts`): a database that is locked, read-only or
+ * full turns into `DatabaseUnavailableError`s and an unhealthy store until a write succeeds again.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
+import { Availability } from './availability.js';
 import { migrate, type StoreLogger } from './migrate.js';
 import { PrismaResultCache } from './result-cache.js';
-import type { Store, StoreOptions } from './types.js';
+import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
 export * from './types.js';
+export { unavailableReason } from './availability.js';
 export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
 
@@ -25,12 +29,34 @@ export interface StoreExtras {
   logger?: StoreLogger;
   /** Migrations to apply; default the package's `prisma/migrations`. */
   migrationsDir?: string;
-  /** How long a statement waits for another connection's lock, in ms (default 5000). */
+  /** How long a statement waits for another connection's lock, in ms (overrides the option). */
   busyTimeoutMs?: number;
   /** Delay before hit counts are written, in ms (default 200). */
   hitFlushDelayMs?: number;
   /** Called with every SQL statement Prisma runs (e.g. to count queries). */
   onQuery?: (event: { query: string; params: string; duration: number }) => void;
+  /**
+   * Called with the connected Prisma client. Tests use it to break the database from inside
+   * (`PRAGMA query_only`, `PRAGMA max_page_count`) and to mend it again.
+   */
+  onConnected?: (prisma: PrismaClient) => void | Promise<void>;
+}
+
+/**
+ * The trial write of `healthy()` while the database is unavailable: a row holding 8 KiB, inserted
+ * and deleted in one committed transaction, so it needs the write lock, write access, new pages
+ * and room in the WAL, like any real write, and leaves nothing behind.
+ */
+async function probeWrite(prisma: PrismaClient): Promise<void> {
+  const key = '~health-probe';
+  await prisma.$transaction([
+    prisma.$executeRawUnsafe(
+      'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "layerCount", "layers") ' +
+        "VALUES (?, 'KING', 1, 1, '0x0', '0x0', '0x0', 0, zeroblob(8192)) ON CONFLICT DO NOTHING",
+      key,
+    ),
+    prisma.$executeRawUnsafe('DELETE FROM "CachedResult" WHERE "key" = ?', key),
+  ]);
 }
 
 const consoleLogger: StoreLogger = {
@@ -68,7 +94,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   const logger = extras.logger ?? consoleLogger;
   const file = databaseFileFromUrl(options.databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
-  const busyTimeoutMs = extras.busyTimeoutMs ?? 5000;
+  const busyTimeoutMs = extras.busyTimeoutMs ?? options.busyTimeoutMs ?? 5000;
 
   migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
 
@@ -87,32 +113,47 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     await prisma.$connect();
     // WAL is persistent (set by the migrator); the busy timeout is the adapter's `timeout`.
     await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
+    await extras.onConnected?.(prisma);
   } catch (error) {
     await prisma.$disconnect().catch(() => undefined);
     throw error;
   }
 
+  const availability = new Availability({ retryMs: options.retryMs ?? 5000, probe: () => probeWrite(prisma), logger });
   const cache = new PrismaResultCache(prisma, {
     lruSize: options.lruSize,
     maxCacheRows: options.maxCacheRows,
     logger,
     hitFlushDelayMs: extras.hitFlushDelayMs,
+    guardWrite: (write) => availability.write(write),
   });
   const analyses = new PrismaAnalysisStore(prisma);
+  const guardedCache: ResultCache = {
+    getMany: (problems) => availability.read(() => cache.getMany(problems)),
+    putMany: (results) => availability.write(() => cache.putMany(results)),
+  };
+  const guardedAnalyses: AnalysisStore = {
+    save: (input) => availability.write(() => analyses.save(input)),
+    get: (id) => availability.read(() => analyses.get(id)),
+    list: (args) => availability.read(() => analyses.list(args)),
+    update: (id, token, patch) => availability.write(() => analyses.update(id, token, patch)),
+    delete: (id, token) => availability.write(() => analyses.delete(id, token)),
+  };
   let closing: Promise<void> | null = null;
 
   return {
-    cache,
-    analyses,
+    cache: guardedCache,
+    analyses: guardedAnalyses,
     async healthy() {
       if (closing) return false;
       try {
-        await prisma.$queryRawUnsafe('SELECT 1');
-        return true;
+        await availability.read(() => prisma.$queryRawUnsafe('SELECT 1'));
       } catch {
         return false;
       }
+      return availability.healthy();
     },
+    unavailableReason: () => availability.reason,
     close() {
       closing ??= (async () => {
         try {

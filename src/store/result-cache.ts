@@ -19,7 +19,7 @@ import { restoreResult } from '../engine/index.js';
 import type { CanonicalProblem, PathResult, Piece } from '../engine/types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
-import type { PreparedProblem, ResultCache } from './types.js';
+import { DatabaseUnavailableError, type PreparedProblem, type ResultCache } from './types.js';
 
 /** What a cache entry holds: enough to rebuild the result without solving. */
 export interface StoredEntry {
@@ -39,6 +39,8 @@ export interface ResultCacheOptions {
   logger: StoreLogger;
   /** Delay before pending hit counts are written (ms). */
   hitFlushDelayMs?: number;
+  /** Runs the background writes of hit counts (the store passes its availability guard). */
+  guardWrite?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
 /** Keys per `findMany`: far below SQLite's limit of bound parameters. */
@@ -323,9 +325,12 @@ export class PrismaResultCache implements ResultCache {
     const previous = this.#flushing;
     const run = previous.then(async () => {
       if (hits.counts.size === 0) return;
+      const guard = this.#options.guardWrite ?? ((write) => write());
       try {
-        await this.#prisma.$transaction(this.#hitUpdates(hits.counts, hits.at));
+        await guard(() => this.#prisma.$transaction(this.#hitUpdates(hits.counts, hits.at)));
       } catch (error) {
+        // Unavailability is logged once, by the store, when it starts.
+        if (error instanceof DatabaseUnavailableError) return;
         this.#options.logger.error(
           { keys: hits.counts.size, ...errorInfo(error) },
           'could not record cache hits (hit counts and last-hit times not updated)',

@@ -1,7 +1,9 @@
 /**
  * The contract between the GraphQL layer and persistence. `src/store/index.ts` exports
  * `openStore(options): Promise<Store>`, which opens SQLite through Prisma, applies the committed
- * migrations and returns these two services. Resolvers depend on these interfaces only.
+ * migrations and returns these two services. Resolvers depend on these interfaces only. When the
+ * database cannot be used (locked, read-only, full, I/O errors), operations reject with
+ * `DatabaseUnavailableError` instead of the driver's error.
  */
 import type { CanonicalProblem, PathQuery, PathResult } from '../engine/types.js';
 
@@ -77,8 +79,13 @@ export interface AnalysisStore {
 export interface Store {
   cache: ResultCache;
   analyses: AnalysisStore;
-  /** True while the database answers a trivial query. */
+  /**
+   * True while the database answers a trivial query and, after a write failed because the
+   * database was unavailable, once a trial write succeeds again.
+   */
   healthy(): Promise<boolean>;
+  /** Why the database is unavailable (e.g. `database is locked`), while it is; else undefined. */
+  unavailableReason?(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -90,6 +97,10 @@ export interface StoreOptions {
   lruSize: number;
   /** Maximum rows of the cache table; least recently used rows are evicted beyond it. */
   maxCacheRows: number;
+  /** How long a statement waits for another connection's lock, ms (default 5000). */
+  busyTimeoutMs?: number;
+  /** After the database was found unavailable: writes fail at once, but one is tried again every `retryMs` (default 5000). */
+  retryMs?: number;
 }
 
 /** A wrong or missing edit token. */
@@ -100,4 +111,15 @@ export class ForbiddenError extends Error {
 /** No analysis with that id. */
 export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
+}
+
+/** The database cannot be used right now; `reason` is SQLite's own words, e.g. `database is locked`. */
+export class DatabaseUnavailableError extends Error {
+  override readonly name = 'DatabaseUnavailableError';
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The database is unavailable (${reason}): nothing was changed; try again later. Path questions are still answered.`, options);
+  }
 }

@@ -1,0 +1,138 @@
+/**
+ * Whether the database can be used, as a small circuit breaker around every store operation.
+ *
+ * An operation that fails because of the database itself (SQLite says it is locked, read-only,
+ * full, cannot open or read its file, or is corrupt) rejects with `DatabaseUnavailableError`
+ * carrying SQLite's own words, and the store is marked unavailable. While it is, writes fail at
+ * once instead of reaching SQLite: better-sqlite3 is synchronous, so a write to a locked database
+ * would hold the event loop for the whole busy timeout, every time. Once every `retryMs` one write
+ * is let through as a trial (or `healthy()` runs a trial write of its own); the first write that
+ * succeeds marks the store available again. Reads are always tried: they keep working in WAL mode
+ * under another connection's write lock and on a full disk. Errors of the caller's own making (a
+ * wrong token, bad input, a constraint) are passed on unchanged and say nothing about the database.
+ */
+import type { StoreLogger } from './migrate.js';
+import { DatabaseUnavailableError } from './types.js';
+
+/** SQLite result codes (primary, as better-sqlite3 names them) that mean the database is unusable. */
+const UNAVAILABLE_CODE = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM|NOLFS|PROTOCOL)(_|$)/;
+
+interface SqliteCause {
+  code: string;
+  message: string;
+}
+
+/** The SQLite error inside a driver, driver-adapter or Prisma error, if there is one. */
+function sqliteCause(error: unknown): SqliteCause | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
+    const e = current as {
+      code?: unknown;
+      message?: unknown;
+      originalCode?: unknown;
+      originalMessage?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+      cause?: unknown;
+    };
+    if (typeof e.originalCode === 'string' && e.originalCode.startsWith('SQLITE_')) {
+      return { code: e.originalCode, message: String(e.originalMessage ?? e.originalCode) };
+    }
+    if (typeof e.code === 'string' && e.code.startsWith('SQLITE_')) {
+      return { code: e.code, message: String(e.message ?? e.code) };
+    }
+    current = e.meta?.driverAdapterError?.cause ?? e.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Why `error` means the database is unavailable, in SQLite's words (`database is locked`,
+ * `attempt to write a readonly database`, `database or disk is full`), or undefined when it is
+ * some other error.
+ */
+export function unavailableReason(error: unknown): string | undefined {
+  if (error instanceof DatabaseUnavailableError) return error.reason;
+  const cause = sqliteCause(error);
+  if (cause && UNAVAILABLE_CODE.test(cause.code)) return cause.message.split('\n')[0].slice(0, 200);
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'PrismaClientInitializationError') return 'the database cannot be opened';
+  return undefined;
+}
+
+/** Options of `Availability`. */
+export interface AvailabilityOptions {
+  /** While unavailable, how often a write is let through as a trial, ms. */
+  retryMs: number;
+  /** A write that changes nothing lasting (the trial of `healthy()`). */
+  probe: () => Promise<unknown>;
+  logger: StoreLogger;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/** The circuit breaker; see the file comment. */
+export class Availability {
+  readonly #options: AvailabilityOptions;
+  readonly #now: () => number;
+  #failure: { reason: string; lastTry: number } | undefined;
+  #probing: Promise<boolean> | undefined;
+
+  constructor(options: AvailabilityOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Why the database is unavailable, or undefined while it is fine. */
+  get reason(): string | undefined {
+    return this.#failure?.reason;
+  }
+
+  /** Runs a read. */
+  read<T>(operation: () => Promise<T>): Promise<T> {
+    return this.#attempt(operation, false);
+  }
+
+  /** Runs a write, or rejects at once while unavailable and no trial is due. */
+  async write<T>(operation: () => Promise<T>): Promise<T> {
+    const failure = this.#failure;
+    if (failure) {
+      if (this.#now() - failure.lastTry < this.#options.retryMs) throw new DatabaseUnavailableError(failure.reason);
+      failure.lastTry = this.#now();
+    }
+    return this.#attempt(operation, true);
+  }
+
+  /** True when available; while not, runs a trial write when one is due and reports its outcome. */
+  healthy(): Promise<boolean> {
+    const failure = this.#failure;
+    if (!failure) return Promise.resolve(true);
+    if (this.#probing) return this.#probing;
+    if (this.#now() - failure.lastTry < this.#options.retryMs) return Promise.resolve(false);
+    failure.lastTry = this.#now();
+    this.#probing = this.#attempt(this.#options.probe, true).then(
+      () => true,
+      () => false,
+    );
+    void this.#probing.finally(() => (this.#probing = undefined));
+    return this.#probing;
+  }
+
+  async #attempt<T>(operation: () => Promise<T>, write: boolean): Promise<T> {
+    try {
+      const result = await operation();
+      if (write && this.#failure) {
+        this.#options.logger.warn({ reason: this.#failure.reason }, 'database available again');
+        this.#failure = undefined;
+      }
+      return result;
+    } catch (error) {
+      const reason = unavailableReason(error);
+      if (reason === undefined) throw error;
+      if (!this.#failure) {
+        this.#options.logger.error({ reason, err: error }, 'database unavailable: writes fail until a trial write succeeds');
+      }
+      this.#failure = { reason, lastTry: this.#failure?.lastTry ?? this.#now() };
+      throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(reason, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The availability circuit breaker on a fake clock: which errors mean the database is unavailable
+ * (in the shapes Prisma's driver adapter and better-sqlite3 throw them), writes refused at once
+ * while unavailable, one trial per retry interval, recovery on the first successful write.
+ */
+import { describe, expect, it } from 'vitest';
+import { Availability, unavailableReason } from '../../src/store/availability.js';
+import { DatabaseUnavailableError } from '../../src/store/types.js';
+import { recordingLogger } from './helpers.js';
+
+/** An error shaped like Prisma's PrismaClientKnownRequestError around a driver-adapter error. */
+function prismaError(originalCode: string, originalMessage: string) {
+  return Object.assign(new Error('\nInvalid `prisma.analysis.create()` invocation in /x.ts:12:3\n...'), {
+    code: 'P2039',
+    meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, originalMessage, kind: 'sqlite' } } },
+  });
+}
+
+describe('unavailableReason', () => {
+  it('reads SQLite codes through Prisma and better-sqlite3 errors, in SQLite words', () => {
+    expect(unavailableReason(prismaError('SQLITE_BUSY', 'database is locked'))).toBe('database is locked');
+    expect(unavailableReason(prismaError('SQLITE_READONLY', 'attempt to write a readonly database'))).toBe('attempt to write a readonly database');
+    expect(unavailableReason(prismaError('SQLITE_FULL', 'database or disk is full'))).toBe('database or disk is full');
+    expect(unavailableReason(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe('disk I/O error');
+    expect(unavailableReason(Object.assign(new Error('x'), { name: 'PrismaClientInitializationError' }))).toBe('the database cannot be opened');
+  });
+
+  it('leaves other errors alone: bugs, constraints, the caller\'s mistakes', () => {
+    expect(unavailableReason(new Error('boom'))).toBeUndefined();
+    expect(unavailableReason(prismaError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: Analysis.id'))).toBeUndefined();
+    expect(unavailableReason(prismaError('SQLITE_ERROR', 'no such table: Nope'))).toBeUndefined();
+    expect(unavailableReason(undefined)).toBeUndefined();
+  });
+});
+
+describe('Availability', () => {
+  function setup() {
+    let now = 1000;
+    let probeFails = true;
+    const logger = recordingLogger();
+    const availability = new Availability({
+      retryMs: 100,
+      now: () => now,
+      logger,
+      probe: async () => {
+        if (probeFails) throw prismaError('SQLITE_BUSY', 'database is locked');
+      },
+    });
+    return {
+      availability,
+      logger,
+      advance: (ms: number) => (now += ms),
+      mend: () => (probeFails = false),
+    };
+  }
+  const locked = () => Promise.reject(prismaError('SQLITE_BUSY', 'database is locked'));
+
+  it('turns a failing write into DatabaseUnavailableError and refuses writes until a trial is due', async () => {
+    const { availability, advance, logger } = setup();
+    await expect(availability.write(locked)).rejects.toThrow(DatabaseUnavailableError);
+    expect(availability.reason).toBe('database is locked');
+    expect(logger.lines.filter((l) => l.level === 'error')).toHaveLength(1);
+
+    let tried = 0;
+    const write = async () => {
+      tried++;
+      return 'written';
+    };
+    await expect(availability.write(write)).rejects.toThrow(/database is locked/);
+    expect(tried).toBe(0); // refused at once
+    expect(await availability.read(async () => 'read')).toBe('read'); // reads are always tried
+
+    advance(100);
+    expect(await availability.write(write)).toBe('written'); // the trial, and it worked
+    expect(tried).toBe(1);
+    expect(availability.reason).toBeUndefined();
+    expect(logger.lines.some((l) => l.msg === 'database available again')).toBe(true);
+  });
+
+  it('healthy(): false while unavailable, a trial write when due, true once it succeeds', async () => {
+    const { availability, advance, mend } = setup();
+    expect(await availability.healthy()).toBe(true);
+    await availability.write(locked).catch(() => undefined);
+    expect(await availability.healthy()).toBe(false);
+    advance(100);
+    expect(await availability.healthy()).toBe(false); // the trial failed
+    mend();
+    expect(await availability.healthy()).toBe(false); // no trial due yet
+    advance(100);
+    expect(await availability.healthy()).toBe(true);
+    expect(availability.reason).toBeUndefined();
+  });
+
+  it('passes other errors through without changing its state', async () => {
+    const { availability } = setup();
+    await expect(availability.write(() => Promise.reject(new Error('wrong token')))).rejects.toThrow('wrong token');
+    expect(availability.reason).toBeUndefined();
+    expect(await availability.healthy()).toBe(true);
+  });
+});
