@@ -63,6 +63,10 @@ export interface Config {
   corsOrigins: string[];
   /** How long shutdown waits for requests in flight before cutting connections. */
   shutdownTimeoutMs: number;
+  /** Mutation root fields one client address may run per window (0: no limit). */
+  rateLimitMutations: number;
+  /** Length of a rate-limit window, ms. */
+  rateLimitWindowMs: number;
   limits: Limits;
 }
 
@@ -90,6 +94,8 @@ export const DEFAULTS = {
   MAX_TEXT_LENGTH: 10_000,
   ENGINE_BUDGET_MS: 2000,
   SHUTDOWN_TIMEOUT_MS: 10_000,
+  RATE_LIMIT_MUTATIONS: 60,
+  RATE_LIMIT_WINDOW_MS: 60_000,
 } as const;
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -155,6 +161,8 @@ export function loadConfig(env: Env = process.env): Config {
       .map((o) => o.trim())
       .filter((o) => o !== ''),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0),
+    rateLimitMutations: integer(env, 'RATE_LIMIT_MUTATIONS', 0),
+    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1),
     limits: {
       maxBoardSide: integer(env, 'MAX_BOARD_SIDE', 1, 256),
       maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 1),

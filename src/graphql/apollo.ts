@@ -1,8 +1,8 @@
 /**
  * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost,
- * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the error formatter, the offline
- * playground (or no landing page at all), and the drain plugin that lets shutdown finish requests
- * in flight. Parsed and validated documents are cached by Apollo's default document store, so a
+ * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the
+ * mutation rate limit, the error formatter, the offline playground (or no landing page at all),
+ * and the drain plugin that lets shutdown finish requests in flight. Parsed and validated documents are cached by Apollo's default document store, so a
  * repeated query costs neither parse nor validation.
  */
 import type { Server } from 'node:http';
@@ -16,6 +16,7 @@ import type { Metrics } from '../http/metrics.js';
 import type { Context } from './context.js';
 import { createFormatError } from './errors.js';
 import { playgroundPlugin } from './playground.js';
+import { rateLimitPlugin, RateLimiter } from './rate-limit.js';
 import { buildSchema } from './schema.js';
 
 /** Path of the GraphQL endpoint. */
@@ -46,6 +47,7 @@ export function createApollo(options: {
     // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
     ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
+    rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
     config.playground ? playgroundPlugin({ endpoint: GRAPHQL_PATH }) : ApolloServerPluginLandingPageDisabled(),
   ];
   return new ApolloServer<Context>({

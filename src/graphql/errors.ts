@@ -115,6 +115,10 @@ export function createFormatError(options: FormatErrorOptions) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
     } else if (cause instanceof DatabaseUnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE', reason: cause.reason } };
+    } else if (formatted.extensions?.code === 'RATE_LIMITED') {
+      // Refused by the rate-limit plugin: an expected answer, never with a stack trace.
+      const { stacktrace: _stack, ...extensions } = formatted.extensions;
+      out = { message: formatted.message, ...keep, extensions };
     } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {
       // A bad scalar literal fails validation; it is still the user's input.
       out = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };

@@ -1,0 +1,123 @@
+/**
+ * Rate limiting of mutations per client address (RATE_LIMIT_MUTATIONS per RATE_LIMIT_WINDOW_MS),
+ * as an Apollo plugin that looks at the operation once it is resolved: queries are never limited,
+ * and a mutation costs one unit per root field, so aliasing thirty `saveAnalysis` into one request
+ * costs thirty. Over the limit the whole operation is refused before anything runs, with HTTP 429,
+ * a `Retry-After` header and a GraphQL error whose `extensions.code` is `RATE_LIMITED`.
+ *
+ * The windows are fixed per address (the first counted mutation opens one); the address is the
+ * TCP peer, so behind a reverse proxy every client shares the proxy's address (limit there, and
+ * set RATE_LIMIT_MUTATIONS=0 here). Expired windows are dropped as the table grows, so its size is
+ * bounded by the addresses active within one window.
+ */
+import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, Kind, type FragmentDefinitionNode, type GraphQLErrorExtensions, type SelectionSetNode } from 'graphql';
+import type { Context } from './context.js';
+
+/** Addresses tracked before expired windows are swept. */
+const SWEEP_AT = 10_000;
+
+/** What `take` decided. */
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
+
+/** Fixed-window counters per address. */
+export class RateLimiter {
+  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #now: () => number;
+
+  constructor(
+    /** Units per window (0: no limit). */
+    readonly limit: number,
+    readonly windowMs: number,
+    now: () => number = Date.now,
+  ) {
+    this.#now = now;
+  }
+
+  /** Takes `units` for `address` if they fit in its current window; otherwise takes nothing. */
+  take(address: string, units: number): RateDecision {
+    if (this.limit <= 0) return { allowed: true };
+    const now = this.#now();
+    let window = this.#windows.get(address);
+    if (!window || now - window.start >= this.windowMs) {
+      if (!window && this.#windows.size >= SWEEP_AT) this.#sweep(now);
+      window = { start: now, count: 0 };
+      this.#windows.set(address, window);
+    }
+    if (window.count + units > this.limit) return { allowed: false, retryAfterMs: window.start + this.windowMs - now };
+    window.count += units;
+    return { allowed: true };
+  }
+
+  /** Addresses with a window open (for tests). */
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  #sweep(now: number): void {
+    for (const [address, window] of this.#windows) {
+      if (now - window.start >= this.windowMs) this.#windows.delete(address);
+    }
+  }
+}
+
+/** Root fields of a selection set, fragments followed (`__typename` is free). */
+export function countRootFields(
+  selectionSet: SelectionSetNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  seen = new Set<string>(),
+): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (selection.name.value !== '__typename') count++;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += countRootFields(selection.selectionSet, fragments, seen);
+    } else {
+      const name = selection.name.value;
+      const fragment = fragments.get(name);
+      if (fragment && !seen.has(name)) {
+        seen.add(name);
+        count += countRootFields(fragment.selectionSet, fragments, seen);
+      }
+    }
+  }
+  return count;
+}
+
+/** The Apollo plugin refusing mutations past the limit. */
+export function rateLimitPlugin(limiter: RateLimiter): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, contextValue }) {
+          if (operation?.operation !== 'mutation' || limiter.limit <= 0) return;
+          const fragments = new Map<string, FragmentDefinitionNode>();
+          for (const definition of document.definitions) {
+            if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+          }
+          const units = Math.max(1, countRootFields(operation.selectionSet, fragments));
+          const decision = limiter.take(contextValue.clientAddress, units);
+          if (decision.allowed) return;
+          const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+          // Apollo reads `http.headers` as a HeaderMap; graphql-yoga's typings (a dependency of the
+          // playground) declare it a plain record.
+          const http = { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) };
+          throw new GraphQLError(
+            `Too many mutations from this address: the limit is ${limiter.limit} per ${limiter.windowMs / 1000} s ` +
+              `(RATE_LIMIT_MUTATIONS, RATE_LIMIT_WINDOW_MS) and this request needs ${units}; try again in ${retryAfter} s`,
+            {
+              extensions: {
+                code: 'RATE_LIMITED',
+                limit: 'RATE_LIMIT_MUTATIONS',
+                max: limiter.limit,
+                retryAfterSeconds: retryAfter,
+                http,
+              } as unknown as GraphQLErrorExtensions,
+            },
+          );
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The mutation rate limit over real HTTP: at the limit and past it (HTTP 429, Retry-After,
+ * RATE_LIMITED, nothing done), aliased mutations counted per field, queries never limited, other
+ * client addresses unaffected, the window reopening, and RATE_LIMIT_MUTATIONS=0 turning it off.
+ * Plus the counting and the windows on their own.
+ */
+import { request } from 'node:http';
+import { parse, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { countRootFields, RateLimiter } from '../../src/graphql/rate-limit.js';
+import { SEED_QUERY, startTestServer, type GqlResponse } from './helpers.js';
+
+const SAVE = 'mutation { saveAnalysis(input: { title: "t", queries: [] }) { analysis { id } } }';
+const COUNT = '{ analyses(first: 0) { totalCount } }';
+
+/** POSTs a GraphQL request from a given local address (any 127.x.y.z reaches the loopback server). */
+function postFrom(url: string, localAddress: string, query: string): Promise<GqlResponse & { headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ query });
+    const req = request(`${url}/graphql`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('mutation rate limit (RATE_LIMIT_MUTATIONS per RATE_LIMIT_WINDOW_MS)', () => {
+  it('allows the limit, refuses past it with 429 and RATE_LIMITED, and never limits queries', async () => {
+    const t = await startTestServer({ env: { RATE_LIMIT_MUTATIONS: '3', RATE_LIMIT_WINDOW_MS: '60000' } });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const ok = await t.gql(SAVE);
+        expect(ok.status).toBe(200);
+        expect(ok.body.errors).toBeUndefined();
+      }
+      const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SAVE }) });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+      const body = (await res.json()) as GqlResponse['body'];
+      expect(body.data).toBeUndefined();
+      expect(body.errors).toHaveLength(1);
+      expect(body.errors![0].extensions).toEqual({ code: 'RATE_LIMITED', limit: 'RATE_LIMIT_MUTATIONS', max: 3, retryAfterSeconds: expect.any(Number) });
+      expect(body.errors![0].message).toMatch(
+        /^Too many mutations from this address: the limit is 3 per 60 s \(RATE_LIMIT_MUTATIONS, RATE_LIMIT_WINDOW_MS\) and this request needs 1; try again in \d+ s$/,
+      );
+      expect((await t.gql(COUNT)).body.data.analyses.totalCount).toBe(3); // nothing saved
+
+      // Queries go on, however many.
+      for (let i = 0; i < 20; i++) {
+        const q = await t.gql(`{ shortestPaths(query: ${SEED_QUERY}) { distance } analyses(first: 1) { totalCount } }`);
+        expect(q.status).toBe(200);
+        expect(q.body.errors).toBeUndefined();
+      }
+      expect(await t.metric('chess_paths_graphql_errors_total', { code: 'RATE_LIMITED' })).toBe(1);
+      expect(await t.metric('chess_paths_http_requests_total', { route: 'graphql', status: '429' })).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('counts each aliased mutation field, and refuses a request that does not fit as a whole', async () => {
+    const t = await startTestServer({ env: { RATE_LIMIT_MUTATIONS: '3' } });
+    try {
+      const two = 'mutation { a: saveAnalysis(input: { title: "a", queries: [] }) { editToken } ...More } fragment More on Mutation { b: saveAnalysis(input: { title: "b", queries: [] }) { editToken } __typename }';
+      expect((await t.gql(two)).body.errors).toBeUndefined();
+      const refused = await t.gql(two);
+      expect(refused.status).toBe(429);
+      expect(refused.body.errors?.[0].message).toContain('this request needs 2');
+      expect((await t.gql(COUNT)).body.data.analyses.totalCount).toBe(2);
+      expect((await t.gql(SAVE)).body.errors).toBeUndefined(); // the one unit left
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps a window per client address, and opens a new one when it ends', async () => {
+    const t = await startTestServer({ env: { RATE_LIMIT_MUTATIONS: '2', RATE_LIMIT_WINDOW_MS: '400' } });
+    try {
+      for (let i = 0; i < 2; i++) expect((await postFrom(t.url, '127.0.0.1', SAVE)).status).toBe(200);
+      expect((await postFrom(t.url, '127.0.0.1', SAVE)).status).toBe(429);
+      const other = await postFrom(t.url, '127.0.0.2', SAVE);
+      expect(other.status).toBe(200);
+      expect(other.body.errors).toBeUndefined();
+
+      await new Promise((r) => setTimeout(r, 450));
+      expect((await postFrom(t.url, '127.0.0.1', SAVE)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('is off with RATE_LIMIT_MUTATIONS=0', async () => {
+    const t = await startTestServer({ database: false, env: { RATE_LIMIT_MUTATIONS: '0' } });
+    try {
+      for (let i = 0; i < 80; i++) {
+        const res = await t.gql('mutation { deleteAnalysis(id: "x", editToken: "y") }');
+        expect(res.body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE'); // no database here, but not limited
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('RateLimiter and countRootFields', () => {
+  it('fixed windows: units fit or are refused whole, with the time left', () => {
+    let now = 0;
+    const limiter = new RateLimiter(5, 1000, () => now);
+    expect(limiter.take('a', 3)).toEqual({ allowed: true });
+    expect(limiter.take('a', 3)).toEqual({ allowed: false, retryAfterMs: 1000 });
+    now = 600;
+    expect(limiter.take('a', 2)).toEqual({ allowed: true });
+    expect(limiter.take('a', 1)).toEqual({ allowed: false, retryAfterMs: 400 });
+    expect(limiter.take('b', 5)).toEqual({ allowed: true });
+    now = 1000;
+    expect(limiter.take('a', 5)).toEqual({ allowed: true });
+    expect(new RateLimiter(0, 1000).take('a', 1000)).toEqual({ allowed: true });
+  });
+
+  it('sweeps expired windows once many addresses are tracked', () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 100, () => now);
+    for (let i = 0; i < 10_000; i++) limiter.take(`10.0.${i >> 8}.${i & 255}`, 1);
+    expect(limiter.size).toBe(10_000);
+    now = 100;
+    limiter.take('192.0.2.1', 1);
+    expect(limiter.size).toBe(1);
+  });
+
+  it('counts root fields through fragments, once per alias, __typename free', () => {
+    const document = parse(`mutation { a: f b: f __typename ... on Mutation { c: f ...F } ...F } fragment F on Mutation { d: f ...F }`, { noLocation: true });
+    const operation = document.definitions[0] as OperationDefinitionNode;
+    const fragments = new Map([['F', document.definitions[1] as FragmentDefinitionNode]]);
+    expect(countRootFields(operation.selectionSet, fragments)).toBe(4);
+  });
+});
