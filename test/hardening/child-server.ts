@@ -1,0 +1,156 @@
+/**
+ * The real entry point started as a child process, for tests that must survive what the server
+ * does to itself (a crash, an out-of-memory abort, a hang) or that kill it (SIGKILL): the test
+ * runner keeps its own event loop and its own heap, so request timeouts still fire and a dead
+ * server is seen as an exit code, not as a dead test worker.
+ *
+ * By default the TypeScript source runs through tsx (`node --import tsx src/server.ts`), the code
+ * the in-process tests exercise too; `HARDENING_ENTRY=dist` runs the built `dist/server.js`
+ * instead (`npm test` builds first). A free loopback port is picked here (so any LOG_LEVEL works),
+ * then `/health` is polled until it answers 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** How the child ended. */
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A server running in a child process. */
+export interface ChildServer {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** The last 256 KB of the child's stdout and stderr (pino JSON lines, crash reports). */
+  log(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<ChildExit>;
+  /** True while the process runs. */
+  alive(): boolean;
+  /** Peak resident set size so far (VmHWM from /proc), in kB; 0 when unavailable. */
+  peakRssKb(): number;
+  /** Sends a signal and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<ChildExit>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit. */
+  stop(graceMs?: number): Promise<ChildExit>;
+}
+
+export interface ChildOptions {
+  /** Environment on top of the test's (LOG_LEVEL defaults to warn; PORT and HOST are always set here). */
+  env?: Record<string, string>;
+  /** Extra node options, e.g. `--max-old-space-size=512`. */
+  nodeArgs?: string[];
+  /** How long to wait for the URL and a 200 from /health. */
+  startTimeoutMs?: number;
+}
+
+const LOG_KEEP = 256 * 1024;
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Reads a /proc/<pid>/status field in kB (0 when the process is gone or /proc is missing). */
+export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Arguments of `node` that start the server: tsx on the source, or the build. */
+export function serverArgs(): string[] {
+  if (process.env.HARDENING_ENTRY === 'dist') {
+    const built = join(ROOT, 'dist', 'server.js');
+    if (!existsSync(built)) throw new Error('HARDENING_ENTRY=dist but dist/server.js is missing: run npm run build');
+    return [built];
+  }
+  return ['--import', 'tsx', join(ROOT, 'src', 'server.ts')];
+}
+
+/** A port that was free a moment ago on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Starts the server in a child process and waits until /health is 200. */
+export async function startChildServer(options: ChildOptions = {}): Promise<ChildServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs()], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let log = '';
+  const append = (chunk: Buffer) => {
+    log += chunk.toString();
+    if (log.length > LOG_KEEP) log = log.slice(-LOG_KEEP);
+  };
+  child.stdout!.on('data', append);
+  child.stderr!.on('data', append);
+  const exited = new Promise<ChildExit>((resolveExit) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolveExit({ code, signal });
+    });
+  });
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (alive()) child.kill(signal);
+    return exited;
+  };
+  const stop = async (graceMs = 10_000) => {
+    if (!alive()) return exited;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+      if (status === 200) break;
+      if (!alive()) throw new Error(`server exited while starting: ${log.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`/health was not 200 within ${timeoutMs} ms (last ${status}): ${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return {
+      url,
+      pid: child.pid!,
+      child,
+      log: () => log,
+      exited,
+      alive,
+      peakRssKb: () => procStatusKb(child.pid!, 'VmHWM'),
+      kill,
+      stop,
+    };
+  } catch (err) {
+    await kill('SIGKILL');
+    throw err;
+  }
+}
