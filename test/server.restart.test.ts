@@ -1,0 +1,138 @@
+/**
+ * The persistent cache across a server restart (issue 4), over real HTTP on a real SQLite file:
+ * a first server answers a batch (every result solved), is stopped right after answering (its
+ * shutdown must write the cache entries still queued), and a second server on the same file
+ * answers the same batch with every result `cached: true` and zero engine solves (/metrics).
+ * Once in-process with `close()`, once as child processes stopped with SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { squareName } from '../src/engine/index.js';
+import { startServer } from '../src/server.js';
+import { sumMetric } from './graphql/helpers.js';
+
+const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
+const BATCH = `query($q: [PathQuery!]!) {
+  shortestPathsBatch(queries: $q) { key cached distance layers { bitboard } pathCount }
+}`;
+
+/** `n` (up to 4,032) distinct 8 x 8 questions. */
+function queries(n: number) {
+  const board = { files: 8, ranks: 8 };
+  return Array.from({ length: n }, (_, i) => ({
+    piece: PIECES[Math.floor(i / 64) % 5],
+    from: [squareName(i % 64, board)],
+    to: [squareName((i + 1 + Math.floor(i / 64)) % 64, board)],
+  }));
+}
+
+interface Answer {
+  key: string;
+  cached: boolean;
+  distance: number | null;
+  layers: { bitboard: string }[];
+  pathCount: string;
+}
+
+async function ask(url: string, q: unknown[]): Promise<Answer[]> {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: BATCH, variables: { q } }) });
+  const body = (await res.json()) as { data?: { shortestPathsBatch: Answer[] }; errors?: unknown };
+  expect(body.errors).toBeUndefined();
+  return body.data!.shortestPathsBatch;
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  return sumMetric(await (await fetch(`${url}/metrics`)).text(), name);
+}
+
+const withoutCached = (answers: Answer[]) => answers.map(({ cached: _cached, ...rest }) => rest);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'chess-paths-restart-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the cache survives a restart', () => {
+  it('in process: close() writes what is queued; the next server answers from the cache alone', async () => {
+    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: `file:${join(dir, 'cache.db')}` });
+    const q = queries(300);
+
+    const first = await startServer(config);
+    await first.ready;
+    const before = await ask(first.url, q);
+    expect(before.every((r) => !r.cached)).toBe(true);
+    expect(await metric(first.url, 'chess_paths_engine_solves_total')).toBe(300);
+    await first.close(); // no settle(): shutdown itself must write the queued results
+
+    const second = await startServer(config);
+    try {
+      await second.ready;
+      const after = await ask(second.url, q);
+      expect(after.every((r) => r.cached)).toBe(true);
+      expect(withoutCached(after)).toEqual(withoutCached(before));
+      expect(await metric(second.url, 'chess_paths_engine_solves_total')).toBe(0);
+      expect(await metric(second.url, 'chess_paths_cache_hits_total')).toBe(300);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('as child processes stopped with SIGTERM right after answering', async () => {
+    const databaseUrl = `file:${join(dir, 'child.db')}`;
+    const q = queries(500); // five cache writes of 100, resting between them unless shutting down
+
+    const first = await startChild(databaseUrl);
+    const before = await ask(first.url, q);
+    expect(before.every((r) => !r.cached)).toBe(true);
+    expect(await first.stop()).toBe(0);
+    expect(first.log()).toContain('"msg":"shut down"');
+
+    const second = await startChild(databaseUrl);
+    try {
+      const after = await ask(second.url, q);
+      expect(after.filter((r) => !r.cached)).toEqual([]);
+      expect(withoutCached(after)).toEqual(withoutCached(before));
+      expect(await metric(second.url, 'chess_paths_engine_solves_total')).toBe(0);
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+});
+
+/** `src/server.ts` as a child process on `databaseUrl`, once /health is 200. */
+async function startChild(databaseUrl: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /"url":"(http:[^"]+)"/.exec(log);
+      if (match) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`exited early with ${code}: ${log}`)));
+  });
+  for (let i = 0; i < 200 && (await fetch(`${url}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 25));
+  return {
+    url,
+    log: () => log,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
