@@ -158,7 +158,7 @@ async function send(c: Case): Promise<Reply> {
     const res = await fetch(`${server.url}${c.path ?? '/graphql'}`, {
       method: c.method ?? 'POST',
       headers: c.headers ?? JSON_HEADERS,
-      body: c.body,
+      body: typeof c.body === 'string' || c.body === undefined ? c.body : Buffer.from(c.body),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await res.text();
@@ -618,7 +618,7 @@ const CONTENT_TYPES = ['text/plain', 'text/plain; charset=utf-8', 'application/x
   'application/xml', 'application/octet-stream', '', 'application/json; charset=utf-16', 'application/jsonp', 'APPLICATION/JSON', 'application/json;;;', 'json'];
 const http: fc.Arbitrary<Case> = fc.oneof(
   // Content types: the simple ones must be refused by CSRF prevention; JSON-like ones may be served.
-  fc.tuple(fc.constantFrom(...CONTENT_TYPES), fc.constantFrom(gqlBody(SEED_DOC), gqlBody('{ nope }'), 'query=%7B__typename%7D')).map(([type, body]) => ({
+  fc.tuple(fc.constantFrom(...CONTENT_TYPES), fc.constantFrom(gqlBody(SEED_DOC), gqlBody('{ nope }'), 'query=%7B__typename%7D')).map(([type, body]): Case => ({
     family: 'http: content types',
     headers: type === '' ? {} : { 'content-type': type },
     body,
@@ -631,7 +631,7 @@ const http: fc.Arbitrary<Case> = fc.oneof(
       fc.boolean(),
       fc.constantFrom('', '&variables=%7B', '&variables=5', '&extensions=%7B%7D', '&operationName=X', '&query=%7B__typename%7D', '%zz', '&variables=%7B%22q%22%3A1%7D'),
     )
-    .map(([doc, preflight, extra]) => {
+    .map(([doc, preflight, extra]): Case => {
       const isQuery = doc !== '' && !doc.startsWith('mutation') && !doc.includes('nope');
       return {
         family: preflight ? 'http: GET with preflight' : 'http: GET without preflight',
@@ -644,7 +644,7 @@ const http: fc.Arbitrary<Case> = fc.oneof(
     }),
   // Other methods and routes.
   fc.tuple(fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST'), fc.constantFrom('/graphql', '/graphql/', '/GRAPHQL', '//graphql', '/graphql/../graphql', '/%2e%2e/etc/passwd', '/health', '/metrics', '/nowhere', '/graphql?%', `/${'a'.repeat(10_000)}`)).map(
-    ([method, path]) => ({
+    ([method, path]): Case => ({
       family: 'http: methods and routes',
       method,
       path,
@@ -655,13 +655,13 @@ const http: fc.Arbitrary<Case> = fc.oneof(
     }),
   ),
   // Huge or odd headers.
-  fc.constantFrom(
+  fc.constantFrom<Record<string, string>[]>(
     { 'content-type': 'application/json', 'x-big': 'x'.repeat(20_000) },
     { 'content-type': 'application/json', 'apollo-require-preflight': '' },
     { 'content-type': 'application/json', 'x-apollo-operation-name': 'x'.repeat(1000) },
     { 'content-type': 'application/json', 'content-encoding': 'gzip' },
     { 'content-type': 'application/json', 'content-encoding': 'br, deflate' },
-  ).map((headers) => ({ family: 'http: headers', headers, body: gqlBody('{ nope }') })),
+  ).map((headers): Case => ({ family: 'http: headers', headers, body: gqlBody('{ nope }') })),
 );
 
 const MUTATIONS = {
