@@ -45,6 +45,8 @@ export interface Config {
   cacheMaxRows: number;
   /** Hot results kept ready to serve in memory (0: none). */
   resultMemoSize: number;
+  /** Whole responses of requests answered from memoised results, kept to send again (0: none). */
+  responseCacheSize: number;
   /** Most fresh results waiting to be written to the cache (the oldest are dropped past it). */
   cacheWriteQueue: number;
   /** How long a database statement waits for another connection's lock, ms (it blocks the event loop meanwhile). */
@@ -78,6 +80,7 @@ export const DEFAULTS = {
   CACHE_LRU_SIZE: 10_000,
   CACHE_MAX_ROWS: 100_000,
   RESULT_MEMO_SIZE: 1000,
+  RESPONSE_CACHE_SIZE: 1000,
   CACHE_WRITE_QUEUE: 10_000,
   DATABASE_BUSY_TIMEOUT_MS: 1000,
   DATABASE_RETRY_MS: 5000,
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     cacheLruSize: integer(env, 'CACHE_LRU_SIZE', 0),
     cacheMaxRows: integer(env, 'CACHE_MAX_ROWS', 0),
     resultMemoSize: integer(env, 'RESULT_MEMO_SIZE', 0),
+    responseCacheSize: integer(env, 'RESPONSE_CACHE_SIZE', 0),
     cacheWriteQueue: integer(env, 'CACHE_WRITE_QUEUE', 1),
     databaseBusyTimeoutMs: integer(env, 'DATABASE_BUSY_TIMEOUT_MS', 0),
     databaseRetryMs: integer(env, 'DATABASE_RETRY_MS', 0),

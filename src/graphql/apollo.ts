@@ -2,7 +2,8 @@
  * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost,
  * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the
  * mutation rate limit, the error formatter, the offline playground (or no landing page at all),
- * and the drain plugin that lets shutdown finish requests in flight. Parsed and validated documents are cached by Apollo's default document store, so a
+ * the drain plugin that lets shutdown finish requests in flight, and a last word on whether a
+ * response may be replayed from the response cache (not with errors, not for a mutation). Parsed and validated documents are cached by Apollo's default document store, so a
  * repeated query costs neither parse nor validation.
  */
 import type { Server } from 'node:http';
@@ -48,6 +49,18 @@ export function createApollo(options: {
     ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
+    {
+      async requestDidStart() {
+        return {
+          async willSendResponse({ contextValue, operation, response }) {
+            const body = response.body;
+            if (operation?.operation !== 'query' || body.kind !== 'single' || body.singleResult.errors?.length) {
+              contextValue.replay.allowed = false;
+            }
+          },
+        };
+      },
+    },
     config.playground ? playgroundPlugin({ endpoint: GRAPHQL_PATH }) : ApolloServerPluginLandingPageDisabled(),
   ];
   return new ApolloServer<Context>({

@@ -4,8 +4,10 @@
  * DataLoader and identical questions are solved once per request. Results the engine solved for
  * this request are kept in `fresh` and handed to the cache writer by `persistFresh` once the
  * response is out; the server waits for the writer at shutdown. Each request also gets its own
- * engine-time budget (`budget.ts`), shared by the loader and the lazy fields, and carries the
- * client's address for the mutation rate limit.
+ * engine-time budget (`budget.ts`), shared by the loader and the lazy fields, carries the
+ * client's address for the mutation rate limit, and records whether its response may be kept in
+ * the response cache (`src/http/response-cache.ts`): yes only when it served memoised path results
+ * and touched nothing else with state.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../config.js';
@@ -43,13 +45,26 @@ export interface Context {
   budget: EngineBudget;
   /** The client's IP address (the TCP peer), for the mutation rate limit. */
   clientAddress: string;
+  /**
+   * Whether the response may be replayed from the response cache: undefined until a resolver
+   * says, true once a memoised path result was served, false for good once anything else was
+   * (a result through the loader, analyses, a mutation, an error). An object, because Apollo
+   * hands resolvers a shallow copy of the context.
+   */
+  replay: { allowed: boolean | undefined };
 }
 
 /** A context for one request from `clientAddress`. */
 export function createContext(services: Services, clientAddress = 'unknown'): Context {
   const fresh: PathResult[] = [];
   const budget = new EngineBudget(services.limits.engineBudgetMs);
-  return { services, loader: createResultLoader(services, fresh, budget), fresh, budget, clientAddress };
+  const replay = { allowed: undefined };
+  return { services, loader: createResultLoader(services, fresh, budget), fresh, budget, clientAddress, replay };
+}
+
+/** Marks the request's response as one never to replay (it depends on state). */
+export function uncacheable(ctx: Context): void {
+  ctx.replay.allowed = false;
 }
 
 /** The result of a prepared question: from the memo at once, else through the request's loader. */
@@ -57,8 +72,10 @@ export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Pr
   const hot = ctx.services.memo.get(prepared.key);
   if (hot) {
     ctx.services.metrics.memoHits.inc();
+    ctx.replay.allowed ??= true;
     return hot;
   }
+  ctx.replay.allowed = false;
   return ctx.loader.load(prepared);
 }
 

@@ -4,7 +4,9 @@
  *
  * - `POST|GET /graphql`: the body is read with a size limit (413 past `MAX_BODY_BYTES`), parsed
  *   as JSON, and handed to `executeHTTPGraphQLRequest`; GET with `Accept: text/html` is the
- *   playground, sent gzip-compressed with an ETag and a cache lifetime.
+ *   playground, sent gzip-compressed with an ETag and a cache lifetime. A JSON POST whose exact
+ *   text was answered before from memoised results alone gets that response again, before any
+ *   parsing (`response-cache.ts`).
  * - `GET /health`: 200 with a small JSON body once the database is ready, 503 before (and while
  *   degraded or stopping).
  * - `GET /metrics`: Prometheus text.
@@ -23,6 +25,7 @@ import type { Config } from '../config.js';
 import { GRAPHQL_PATH } from '../graphql/apollo.js';
 import { createContext, persistFresh, type Context, type Services } from '../graphql/context.js';
 import type { Metrics } from './metrics.js';
+import { ResponseCache } from './response-cache.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -101,6 +104,7 @@ export function createRequestHandler(deps: HandlerDeps) {
   const { config, apollo, services, metrics, logger } = deps;
   const corsAll = config.corsOrigins.includes('*');
   const corsOrigins = new Set(config.corsOrigins);
+  const responseCache = new ResponseCache(config.responseCacheSize);
   let page: CompressedPage | undefined;
 
   const pageFor = (html: string): CompressedPage => {
@@ -150,6 +154,7 @@ export function createRequestHandler(deps: HandlerDeps) {
   const graphql = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     let body: unknown;
+    let cacheKey: string | undefined;
     if (method === 'POST') {
       let raw: Buffer;
       try {
@@ -171,6 +176,14 @@ export function createRequestHandler(deps: HandlerDeps) {
       const contentType = String(req.headers['content-type'] ?? '');
       const text = raw.toString('utf8');
       if (/^application\/(.+\+)?json\b/i.test(contentType)) {
+        cacheKey = responseCache.keyOf(req.headers.accept, text);
+        const kept = cacheKey === undefined ? undefined : responseCache.get(cacheKey);
+        if (kept) {
+          metrics.responseCacheHits.inc();
+          res.writeHead(200, { 'content-type': kept.contentType, 'content-length': Buffer.byteLength(kept.body) });
+          res.end(kept.body);
+          return;
+        }
         if (text.trim() === '') {
           body = undefined;
         } else {
@@ -207,6 +220,9 @@ export function createRequestHandler(deps: HandlerDeps) {
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = status;
     if (response.body.kind === 'complete') {
+      if (cacheKey !== undefined && context?.replay.allowed === true && status === 200) {
+        responseCache.set(cacheKey, { contentType, body: response.body.string });
+      }
       res.setHeader('content-length', Buffer.byteLength(response.body.string));
       res.end(response.body.string);
       return;

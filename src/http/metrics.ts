@@ -15,6 +15,7 @@ export interface Metrics {
   batchSize: Histogram;
   cacheHits: Counter;
   memoHits: Counter;
+  responseCacheHits: Counter;
   cacheMisses: Counter;
   cacheErrors: Counter<'operation'>;
 }
@@ -70,6 +71,11 @@ export function createMetrics(): Metrics {
     memoHits: new Counter({
       name: 'chess_paths_memo_hits_total',
       help: 'Path questions answered from the in-memory memo of hot results (no loader, no store)',
+      registers,
+    }),
+    responseCacheHits: new Counter({
+      name: 'chess_paths_response_cache_hits_total',
+      help: 'GraphQL requests answered with a kept response (nothing parsed or executed)',
       registers,
     }),
     cacheMisses: new Counter({
