@@ -1,0 +1,333 @@
+/**
+ * Load benchmark (`npm run bench:load`): the built server (`dist/server.js`, built first when it
+ * is missing or older than the source) in a child process on a throw-away SQLite database, under
+ * autocannon with 100 concurrent connections for 30 s on a mix of
+ *
+ * - 50 % cached path questions: the seed example and 100 other 8 x 8 questions, asked once before
+ *   the run so that they are answered from the result cache (and the hot-result memo);
+ * - 30 % uncached path questions: random 8 x 8 questions with random obstacles, new problems
+ *   that are solved and written to the cache;
+ * - 20 % analysis saves: three queries each (two from the cached set, one new), with the results
+ *   read back in the answer.
+ *
+ * Every answer is checked: a status other than 200, or a GraphQL `errors` entry, is counted by
+ * kind. The server's resident memory is sampled from /proc/<pid>/status every 100 ms, and its
+ * peak (VmHWM) read at the end. Results go to bench/load-results.json and a table is printed;
+ * the exit code is 1 when any request failed.
+ *
+ * The server runs with NODE_ENV=production, LOG_LEVEL=warn and RATE_LIMIT_MUTATIONS=0: the
+ * mutation rate limit (60 per minute per address by default) would otherwise refuse almost every
+ * save, since all the load comes from one address. Everything else is the shipped configuration.
+ *
+ * Options (env): LOAD_SECONDS (30), LOAD_CONNECTIONS (100), LOAD_WARMUP_SECONDS (3),
+ * LOAD_SKIP_BUILD=1 to use dist/ as it is.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Histogram {
+  average: number;
+  mean: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  p99_9: number;
+  total: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { sent: number };
+  latency: Histogram;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  resets: number;
+  statusCodeStats: Record<string, { count: number }>;
+  duration: number;
+}
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  timeout?: number;
+  requests?: AutocannonRequest[];
+}) => Promise<AutocannonResult>;
+
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const seconds = Number(process.env.LOAD_SECONDS ?? 30);
+const connections = Number(process.env.LOAD_CONNECTIONS ?? 100);
+const warmupSeconds = Number(process.env.LOAD_WARMUP_SECONDS ?? 3);
+const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MUTATIONS: '0' };
+const MIX = { cached: 0.5, uncached: 0.3, save: 0.2 } as const;
+type Kind = keyof typeof MIX;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const FILES = 'abcdefgh';
+const square = (i: number) => `${FILES[i % 8]}${Math.floor(i / 8) + 1}`;
+const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
+
+const SEED = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
+/** The cached set: the seed and 100 distinct 8 x 8 questions. */
+const CACHED = [SEED, ...Array.from({ length: 100 }, (_, i) => ({ piece: PIECES[i % 5], from: [square(i % 64)], to: [square((i * 37 + 11) % 64)] }))];
+
+function randomQuestion() {
+  const from = Math.floor(Math.random() * 64);
+  const to = Math.floor(Math.random() * 64);
+  let mask = 0n;
+  for (let i = 0; i < 64; i++) if (Math.random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
+  return { piece: PIECES[Math.floor(Math.random() * 5)], from: [square(from)], to: [square(to)], mask: `0x${mask.toString(16).padStart(16, '0')}` };
+}
+
+const PATH_QUERY = 'query Path($q: PathQuery!) { shortestPaths(query: $q) { key distance layers { squares } cached } }';
+const SAVE = 'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
+const body = (query: string, variables: unknown) => JSON.stringify({ query, variables });
+const pickCached = () => CACHED[Math.floor(Math.random() * CACHED.length)];
+
+function requestBody(kind: Kind): string {
+  if (kind === 'cached') return body(PATH_QUERY, { q: pickCached() });
+  if (kind === 'uncached') return body(PATH_QUERY, { q: randomQuestion() });
+  return body(SAVE, {
+    i: { title: `load ${Math.random().toString(36).slice(2)}`, notes: 'bench:load', queries: [pickCached(), pickCached(), randomQuestion()] },
+  });
+}
+
+function pickKind(): Kind {
+  const r = Math.random();
+  return r < MIX.cached ? 'cached' : r < MIX.cached + MIX.uncached ? 'uncached' : 'save';
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+function ensureBuilt(): void {
+  const built = join(root, 'dist', 'server.js');
+  if (process.env.LOAD_SKIP_BUILD === '1' && existsSync(built)) return;
+  const stale = !existsSync(built) || newestMtime(join(root, 'src')) > newestMtime(join(root, 'dist'));
+  if (!stale) return;
+  console.log('dist/ is missing or older than src/: npm run build');
+  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) throw new Error('npm run build failed');
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function startServerProcess(): Promise<{ url: string; child: ChildProcess; dir: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'chess-paths-load-'));
+  const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+    cwd: root,
+    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${join(dir, 'load.db')}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const status = await fetch(`${url}/health`).then((r) => r.status, () => 0);
+    if (status === 200) return { url, child, dir };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not become healthy within 30 s');
+}
+
+function procKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of `pid` in kB, from /proc or, failing that, ps. */
+function rssKb(pid: number): number {
+  const fromProc = procKb(pid, 'VmRSS');
+  if (fromProc > 0) return fromProc;
+  const ps = spawnSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' });
+  return Number(ps.stdout.trim()) || 0;
+}
+
+async function post(url: string, text: string): Promise<{ data?: any; errors?: unknown }> {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  return (await res.json()) as { data?: any; errors?: unknown };
+}
+
+function metricsOf(text: string, names: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (!match || !names.includes(match[1])) continue;
+    const key = `${match[1]}${match[2] ?? ''}`;
+    out[key] = (out[key] ?? 0) + Number(match[3]);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Tally {
+  sent: Record<Kind, number>;
+  failed: Record<string, number>;
+  samples: string[];
+}
+
+function loadRequests(tally: Tally): AutocannonRequest[] {
+  return [
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: (req, context) => {
+        const kind = pickKind();
+        context.kind = kind;
+        tally.sent[kind]++;
+        return { ...req, body: requestBody(kind) };
+      },
+      onResponse: (status, text, context) => {
+        const kind = String(context.kind);
+        let why = '';
+        if (status !== 200) why = `HTTP ${status}`;
+        else if (text.includes('"errors"')) {
+          try {
+            const codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map((e) => e.extensions?.code ?? '?');
+            why = codes.length > 0 ? codes.join('+') : '';
+          } catch {
+            why = 'unparsable answer';
+          }
+        }
+        if (why) {
+          const key = `${kind}: ${why}`;
+          tally.failed[key] = (tally.failed[key] ?? 0) + 1;
+          if (tally.samples.length < 5) tally.samples.push(`${key}: ${text.slice(0, 300)}`);
+        }
+      },
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const server = await startServerProcess();
+  const pid = server.child.pid!;
+  let peakSampledKb = 0;
+  const sampler = setInterval(() => {
+    peakSampledKb = Math.max(peakSampledKb, rssKb(pid));
+  }, 100);
+  try {
+    // The cached set: asked once, then until the cache answers it.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const res = await post(server.url, body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }', { q: CACHED }));
+      if (res.errors) throw new Error(`warm-up failed: ${JSON.stringify(res.errors).slice(0, 300)}`);
+      if ((res.data.shortestPathsBatch as { cached: boolean }[]).every((r) => r.cached)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const rssBeforeKb = rssKb(pid);
+    if (warmupSeconds > 0) {
+      const warm: Tally = { sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [] };
+      await autocannon({ url: server.url, connections, duration: warmupSeconds, requests: loadRequests(warm) });
+    }
+    console.log(
+      `bench:load: ${connections} connections for ${seconds} s (after ${warmupSeconds} s of warm-up), mix ${MIX.cached * 100} % cached paths / ` +
+        `${MIX.uncached * 100} % uncached paths / ${MIX.save * 100} % analysis saves; server pid ${pid}, ${JSON.stringify(SERVER_ENV)}`,
+    );
+    const tally: Tally = { sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [] };
+    const result = await autocannon({ url: server.url, connections, duration: seconds, timeout: 10, requests: loadRequests(tally) });
+
+    const healthAfter = await fetch(`${server.url}/health`).then((r) => r.status, () => 0);
+    const metrics = metricsOf(await (await fetch(`${server.url}/metrics`)).text(), [
+      'chess_paths_graphql_errors_total',
+      'chess_paths_engine_solves_total',
+      'chess_paths_cache_hits_total',
+      'chess_paths_cache_misses_total',
+      'chess_paths_memo_hits_total',
+      'chess_paths_cache_errors_total',
+    ]);
+    const analyses = await post(server.url, body('{ analyses(first: 1) { totalCount } }', {}));
+    const peakHwmKb = procKb(pid, 'VmHWM');
+    const graphqlFailures = Object.values(tally.failed).reduce((a, b) => a + b, 0);
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      config: { seconds, connections, warmupSeconds, mix: MIX, serverEnv: SERVER_ENV, entry: 'dist/server.js' },
+      results: {
+        requests: result.requests.total,
+        requestsPerSecond: Math.round(result.requests.average),
+        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, p99_9: result.latency.p99_9, max: result.latency.max, mean: result.latency.mean },
+        errors: result.errors,
+        timeouts: result.timeouts,
+        non2xx: result.non2xx,
+        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+        sentByKind: tally.sent,
+        failedByKind: tally.failed,
+        failureSamples: tally.samples,
+      },
+      server: {
+        peakRssMb: Math.round(Math.max(peakHwmKb, peakSampledKb) / 1024),
+        peakRssSampledMb: Math.round(peakSampledKb / 1024),
+        rssBeforeLoadMb: Math.round(rssBeforeKb / 1024),
+        rssAfterLoadMb: Math.round(rssKb(pid) / 1024),
+        healthAfter,
+        analysesSaved: analyses.data?.analyses?.totalCount ?? null,
+        metrics,
+      },
+    };
+    writeFileSync(join(root, 'bench', 'load-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+
+    const rows: [string, string][] = [
+      ['requests (total)', String(report.results.requests)],
+      ['requests/s', String(report.results.requestsPerSecond)],
+      ['latency p50 / p90 / p99 / max', `${result.latency.p50} / ${result.latency.p90} / ${result.latency.p99} / ${result.latency.max} ms`],
+      ['sent: cached / uncached / saves', `${tally.sent.cached} / ${tally.sent.uncached} / ${tally.sent.save}`],
+      ['errors (socket) / timeouts', `${result.errors} / ${result.timeouts}`],
+      ['non-2xx', String(result.non2xx)],
+      ['answers with GraphQL errors', String(graphqlFailures)],
+      ['server RSS before / peak / after', `${report.server.rssBeforeLoadMb} / ${report.server.peakRssMb} / ${report.server.rssAfterLoadMb} MB`],
+      ['analyses saved', String(report.server.analysesSaved)],
+      ['/health after', String(healthAfter)],
+    ];
+    const width = Math.max(...rows.map(([k]) => k.length));
+    console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n'));
+    if (tally.samples.length > 0) console.log(`failures: ${JSON.stringify(tally.failed)}\n  ${tally.samples.join('\n  ')}`);
+    console.log('written to bench/load-results.json');
+    if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0 || graphqlFailures > 0 || healthAfter !== 200) process.exitCode = 1;
+  } finally {
+    clearInterval(sampler);
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    rmSync(server.dir, { recursive: true, force: true });
+  }
+}
+
+await main();
