@@ -1,22 +1,28 @@
 /**
- * HTTP benchmark (`npm run bench:http`): autocannon against a running server, one scenario after
- * another on the same server in the same run, so the figures compare like with like:
+ * HTTP benchmark (`npm run bench:http`): autocannon against the server, one scenario after another
+ * in the same run, so the figures compare like with like. The 100-query batches are all of one
+ * kind: 100 random 8 x 8 questions, each with a random mask of about 80 % passable squares.
  *
- * - trivial: `{ __typename }`, the floor of Apollo + HTTP cost;
- * - (a) seed, cached: the playground's seed example (distance, layers, ASCII overlay), answered
- *   from the result cache after the warm-up;
- * - (b) batch of 100: one request holding 100 distinct 8 x 8 queries (the same 100 every time,
- *   so cached after the first request);
- * - (c) batch of 100, uncached: 100 random 8 x 8 queries with random masks per request, so each
- *   request solves 100 new problems and writes them to the cache.
+ * Server A, the defaults (NODE_ENV=production, a fresh throw-away database):
+ * - (c) batch of 100, cold: 100 new questions per request (never seen by the cache or the memo),
+ *   each solved and written to the cache. Run first, on the empty database.
+ * - trivial: `{ __typename }`, the floor of Apollo + HTTP cost (never response-cached: it holds
+ *   no path result);
+ * - (a) seed, cached: the playground's seed example (distance, layers, ASCII overlay);
+ * - (b) batch of 100, warm: one fixed batch of 100 such questions, every time (all hits).
+ * With the defaults, (a) and (b) are answered from the response cache (RESPONSE_CACHE_SIZE).
  *
- * It prints requests per second and p99 latency for each, and the ratio of (a) to the trivial
- * query (target: at least 0.7). Every scenario is warmed up first (2 s, not counted), so the
- * JIT has settled before anything is measured. The server runs as a separate process (so the load
- * generator does not share its event loop): `src/server.ts` through tsx (which only costs at
- * start-up, never per request), with NODE_ENV=production and a throw-away database; or set
- * BENCH_URL to measure a server already running. Options (env): BENCH_DURATION seconds per
- * scenario (default 10), BENCH_CONNECTIONS (default 50).
+ * Server B, RESPONSE_CACHE_SIZE=0: trivial, (a) and (b) again, now answered from the memo of hot
+ * results (executed by graphql-js every time). Server C, RESPONSE_CACHE_SIZE=0 RESULT_MEMO_SIZE=0
+ * CACHE_LRU_SIZE=0: (b) answered from SQLite (one read and 100 rebuilds per request).
+ *
+ * It prints requests per second and p50/p99 latency for each, the ratio of (a) to the trivial
+ * query (target: at least 0.7) and of warm to cold (target: at least 3). Every scenario is warmed
+ * up first (2 s, not counted), so the JIT has settled before anything is measured. Each server runs
+ * as a separate process (so the load generator does not share its event loop): `src/server.ts`
+ * through tsx (which only costs at start-up, never per request). Options (env): BENCH_DURATION
+ * seconds per scenario (default 10), BENCH_CONNECTIONS (default 50), BENCH_URL to measure only the
+ * server-A scenarios against a server already running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -68,20 +74,27 @@ const SEED_QUERY = `query SeedExample {
 }`;
 const BATCH_QUERY = 'query Batch($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { key distance } }';
 
-/** 100 distinct 8 x 8 queries. */
-function fixedBatch() {
-  return Array.from({ length: 100 }, (_, i) => ({ piece: PIECES[i % 5], from: [square(i % 64)], to: [square((i * 37 + 11) % 64)] }));
+/** A small seeded PRNG (mulberry32), so the warm batch is the same in every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
-/** 100 random queries with random masks: new problems every time. */
-function randomBatch() {
+/** 100 random queries with random masks (about 80 % of the squares passable). */
+function randomBatch(random: () => number = Math.random) {
   return Array.from({ length: 100 }, () => {
-    const from = Math.floor(Math.random() * 64);
-    const to = Math.floor(Math.random() * 64);
+    const from = Math.floor(random() * 64);
+    const to = Math.floor(random() * 64);
     let mask = 0n;
-    for (let i = 0; i < 64; i++) if (Math.random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
+    for (let i = 0; i < 64; i++) if (random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
     return {
-      piece: PIECES[Math.floor(Math.random() * 5)],
+      piece: PIECES[Math.floor(random() * 5)],
       from: [square(from)],
       to: [square(to)],
       mask: `0x${mask.toString(16).padStart(16, '0')}`,
@@ -102,7 +115,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServerProcess(): Promise<{ url: string; child: ChildProcess; cleanup: () => void }> {
+async function startServerProcess(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-bench-'));
   const args = ['--import', 'tsx', join(root, 'src/server.ts')];
@@ -115,6 +128,7 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: `file:${join(dir, 'bench.db')}`,
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -127,8 +141,14 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  console.log(`server: ${args.join(' ')} (pid ${child.pid}) at ${url}`);
-  return { url, child, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const settings = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+  console.log(`server (${settings}): ${args.join(' ')} (pid ${child.pid}) at ${url}`);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, child, stop };
 }
 
 async function post(url: string, text: string): Promise<unknown> {
@@ -163,40 +183,65 @@ async function run(name: string, url: string, request: AutocannonRequest): Promi
   return row;
 }
 
-async function main(): Promise<void> {
-  const external = process.env.BENCH_URL;
-  const server = external ? undefined : await startServerProcess();
+const BATCH_WARM = body(BATCH_QUERY, { q: randomBatch(seeded(20261122)) });
+const cold = (): AutocannonRequest => ({ setupRequest: (req) => ({ ...req, body: body(BATCH_QUERY, { q: randomBatch() }) }) });
+
+/** Runs `scenarios` against one server (started here with `env`, or `external`). */
+async function onServer(
+  label: string,
+  env: Record<string, string> | undefined,
+  external: string | undefined,
+  scenarios: [string, AutocannonRequest][],
+): Promise<Row[]> {
+  const server = external ? undefined : await startServerProcess(env);
   const url = external ?? server!.url;
   try {
-    const batch = body(BATCH_QUERY, { q: fixedBatch() });
-    await post(url, body('{ __typename }'));
-    await post(url, body(SEED_QUERY));
-    await post(url, batch);
-    await new Promise((r) => setTimeout(r, 500)); // let the cache writes land
-    console.log(`autocannon: ${connections} connections, ${duration} s per scenario`);
+    console.log(`${label}: autocannon, ${connections} connections, ${duration} s per scenario`);
+    // Prime the warm scenarios: solve, write to the cache, read back (memoised), read again (kept).
+    for (let i = 0; i < 3; i++) {
+      await post(url, body(SEED_QUERY));
+      await post(url, BATCH_WARM);
+      await new Promise((r) => setTimeout(r, 300)); // let the cache writes land
+    }
     const rows: Row[] = [];
-    rows.push(await run('trivial { __typename }', url, { body: body('{ __typename }') }));
-    rows.push(await run('(a) seed example, cached', url, { body: body(SEED_QUERY) }));
-    rows.push(await run('(b) batch of 100, cached', url, { body: batch }));
-    rows.push(
-      await run('(c) batch of 100, uncached', url, {
-        setupRequest: (req) => ({ ...req, body: body(BATCH_QUERY, { q: randomBatch() }) }),
-      }),
-    );
-    const ratio = rows[1].rps / rows[0].rps;
-    console.log(`ratio (a) / trivial: ${ratio.toFixed(2)} (target >= 0.7) ${ratio >= 0.7 ? 'OK' : 'BELOW TARGET'}`);
-    console.log(`queries per second in (b): ${(rows[2].rps * 100).toFixed(0)}, in (c): ${(rows[3].rps * 100).toFixed(0)}`);
-    const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
-    if (failed.length > 0) {
-      console.error(`errors in: ${failed.map((r) => r.name).join(', ')}`);
-      process.exitCode = 1;
-    }
+    for (const [name, request] of scenarios) rows.push(await run(`${label} ${name}`, url, request));
+    return rows;
   } finally {
-    if (server) {
-      server.child.kill('SIGTERM');
-      await new Promise((r) => server.child.once('exit', r));
-      server.cleanup();
-    }
+    await server?.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const external = process.env.BENCH_URL;
+  const trivial: [string, AutocannonRequest] = ['trivial { __typename }', { body: body('{ __typename }') }];
+  const seed: [string, AutocannonRequest] = ['(a) seed example, cached', { body: body(SEED_QUERY) }];
+  const warm: [string, AutocannonRequest] = ['(b) batch of 100, warm', { body: BATCH_WARM }];
+  const a = await onServer('A', {}, external, [['(c) batch of 100, cold', cold()], trivial, seed, warm]);
+  const rows = [...a];
+  if (!external) {
+    rows.push(...(await onServer('B', { RESPONSE_CACHE_SIZE: '0' }, undefined, [trivial, seed, warm])));
+    rows.push(
+      ...(await onServer('C', { RESPONSE_CACHE_SIZE: '0', RESULT_MEMO_SIZE: '0', CACHE_LRU_SIZE: '0' }, undefined, [warm])),
+    );
+  }
+  const rps = (name: string) => rows.find((r) => r.name === name)?.rps ?? NaN;
+  const ratio = (x: number, y: number) => (x / y).toFixed(2);
+  const coldRps = rps('A (c) batch of 100, cold');
+  console.log('');
+  console.log(`ratio (a) / trivial, A (response cache): ${ratio(rps('A (a) seed example, cached'), rps('A trivial { __typename }'))} (target >= 0.7)`);
+  if (!external) {
+    console.log(`ratio (a) / trivial, B (memo, executed):  ${ratio(rps('B (a) seed example, cached'), rps('B trivial { __typename }'))}`);
+  }
+  console.log(`warm / cold, A (response cache):        ${ratio(rps('A (b) batch of 100, warm'), coldRps)} (target >= 3)`);
+  if (!external) {
+    console.log(`warm / cold, B (memo):                  ${ratio(rps('B (b) batch of 100, warm'), coldRps)}`);
+    console.log(`warm / cold, C (SQLite):                ${ratio(rps('C (b) batch of 100, warm'), coldRps)}`);
+  }
+  console.log(`queries per second, cold: ${(coldRps * 100).toFixed(0)}, warm (A): ${(rps('A (b) batch of 100, warm') * 100).toFixed(0)}`);
+  const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
+  if (failed.length > 0) {
+    console.error(`errors in: ${failed.map((r) => r.name).join(', ')}`);
+    process.exitCode = 1;
   }
 }
 
