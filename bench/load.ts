@@ -200,6 +200,16 @@ interface Tally {
   sent: Record<Kind, number>;
   failed: Record<string, number>;
   samples: string[];
+  /** Client-side latency per kind, ms (from building the request to reading the answer). */
+  latency: Record<Kind, number[]>;
+}
+
+const newTally = (): Tally => ({ sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [], latency: { cached: [], uncached: [], save: [] } });
+
+function percentiles(values: number[]): { p50: number; p99: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]));
+  return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted[sorted.length - 1] ?? 0) };
 }
 
 function loadRequests(tally: Tally): AutocannonRequest[] {
@@ -211,11 +221,13 @@ function loadRequests(tally: Tally): AutocannonRequest[] {
       setupRequest: (req, context) => {
         const kind = pickKind();
         context.kind = kind;
+        context.started = performance.now();
         tally.sent[kind]++;
         return { ...req, body: requestBody(kind) };
       },
       onResponse: (status, text, context) => {
-        const kind = String(context.kind);
+        const kind = context.kind as Kind;
+        tally.latency[kind].push(performance.now() - (context.started as number));
         let why = '';
         if (status !== 200) why = `HTTP ${status}`;
         else if (text.includes('"errors"')) {
@@ -254,14 +266,14 @@ async function main(): Promise<void> {
     }
     const rssBeforeKb = rssKb(pid);
     if (warmupSeconds > 0) {
-      const warm: Tally = { sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [] };
+      const warm = newTally();
       await autocannon({ url: server.url, connections, duration: warmupSeconds, requests: loadRequests(warm) });
     }
     console.log(
       `bench:load: ${connections} connections for ${seconds} s (after ${warmupSeconds} s of warm-up), mix ${MIX.cached * 100} % cached paths / ` +
         `${MIX.uncached * 100} % uncached paths / ${MIX.save * 100} % analysis saves; server pid ${pid}, ${JSON.stringify(SERVER_ENV)}`,
     );
-    const tally: Tally = { sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [] };
+    const tally = newTally();
     const result = await autocannon({ url: server.url, connections, duration: seconds, timeout: 10, requests: loadRequests(tally) });
 
     const healthAfter = await fetch(`${server.url}/health`).then((r) => r.status, () => 0);
@@ -272,6 +284,12 @@ async function main(): Promise<void> {
       'chess_paths_cache_misses_total',
       'chess_paths_memo_hits_total',
       'chess_paths_cache_errors_total',
+      'chess_paths_response_cache_hits_total',
+      'chess_paths_nodejs_eventloop_lag_max_seconds',
+      'chess_paths_nodejs_eventloop_lag_p99_seconds',
+      'chess_paths_nodejs_gc_duration_seconds_sum',
+      'chess_paths_nodejs_gc_duration_seconds_count',
+      'chess_paths_nodejs_heap_size_used_bytes',
     ]);
     const analyses = await post(server.url, body('{ analyses(first: 1) { totalCount } }', {}));
     const peakHwmKb = procKb(pid, 'VmHWM');
@@ -280,6 +298,7 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      commit: spawnSync('git', ['describe', '--always', '--dirty'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null,
       config: { seconds, connections, warmupSeconds, mix: MIX, serverEnv: SERVER_ENV, entry: 'dist/server.js' },
       results: {
         requests: result.requests.total,
@@ -290,6 +309,7 @@ async function main(): Promise<void> {
         non2xx: result.non2xx,
         statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
         sentByKind: tally.sent,
+        latencyByKindMs: { cached: percentiles(tally.latency.cached), uncached: percentiles(tally.latency.uncached), save: percentiles(tally.latency.save) },
         failedByKind: tally.failed,
         failureSamples: tally.samples,
       },
@@ -310,6 +330,10 @@ async function main(): Promise<void> {
       ['requests/s', String(report.results.requestsPerSecond)],
       ['latency p50 / p90 / p99 / max', `${result.latency.p50} / ${result.latency.p90} / ${result.latency.p99} / ${result.latency.max} ms`],
       ['sent: cached / uncached / saves', `${tally.sent.cached} / ${tally.sent.uncached} / ${tally.sent.save}`],
+      ...(['cached', 'uncached', 'save'] as const).map((kind): [string, string] => {
+        const p = report.results.latencyByKindMs[kind];
+        return [`  ${kind} p50 / p99 / max`, `${p.p50} / ${p.p99} / ${p.max} ms`];
+      }),
       ['errors (socket) / timeouts', `${result.errors} / ${result.timeouts}`],
       ['non-2xx', String(result.non2xx)],
       ['answers with GraphQL errors', String(graphqlFailures)],
