@@ -31,6 +31,8 @@ export interface Limits {
   maxTextLength: number;
   /** Engine time one request may use, in ms (0: no budget). */
   engineBudgetMs: number;
+  /** Largest answer, roughly in bytes of JSON, counted over the fields that can be large (0: no limit). */
+  maxResponseBytes: number;
 }
 
 /** Everything the server needs to start. */
@@ -96,6 +98,7 @@ export const DEFAULTS = {
   MAX_BODY_BYTES: 1_048_576,
   MAX_TEXT_LENGTH: 10_000,
   ENGINE_BUDGET_MS: 2000,
+  MAX_RESPONSE_BYTES: 67_108_864,
   SHUTDOWN_TIMEOUT_MS: 10_000,
   RATE_LIMIT_MUTATIONS: 60,
   RATE_LIMIT_WINDOW_MS: 60_000,
@@ -179,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1),
       maxTextLength: integer(env, 'MAX_TEXT_LENGTH', 1),
       engineBudgetMs: integer(env, 'ENGINE_BUDGET_MS', 0),
+      maxResponseBytes: integer(env, 'MAX_RESPONSE_BYTES', 0),
     },
   };
   return config;
@@ -197,4 +201,5 @@ export const LIMIT_VARIABLES: Record<keyof Limits, string> = {
   maxBodyBytes: 'MAX_BODY_BYTES',
   maxTextLength: 'MAX_TEXT_LENGTH',
   engineBudgetMs: 'ENGINE_BUDGET_MS',
+  maxResponseBytes: 'MAX_RESPONSE_BYTES',
 };

@@ -2,8 +2,10 @@
  * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost,
  * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the
  * mutation rate limit, the error formatter, the offline playground (or no landing page at all),
- * the drain plugin that lets shutdown finish requests in flight, and a last word on whether a
- * response may be replayed from the response cache (not with errors, not for a mutation). Parsed and validated documents are cached by Apollo's default document store, so a
+ * the drain plugin that lets shutdown finish requests in flight, a refusal of subscription
+ * operations (there is no Subscription type; graphql-js would fail them as an internal error),
+ * and a last word on whether a response may be replayed from the response cache (not with
+ * errors, not for a mutation). Parsed and validated documents are cached by Apollo's default document store, so a
  * repeated query costs neither parse nor validation.
  */
 import type { Server } from 'node:http';
@@ -11,6 +13,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, type GraphQLErrorExtensions } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Metrics } from '../http/metrics.js';
@@ -52,6 +55,12 @@ export function createApollo(options: {
     {
       async requestDidStart() {
         return {
+          async didResolveOperation({ operation }) {
+            if (operation?.operation !== 'subscription') return;
+            throw new GraphQLError('Subscriptions are not supported: this service answers queries and mutations over HTTP', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } } as unknown as GraphQLErrorExtensions,
+            });
+          },
           async willSendResponse({ contextValue, operation, response }) {
             const body = response.body;
             if (operation?.operation !== 'query' || body.kind !== 'single' || body.singleResult.errors?.length) {

@@ -16,9 +16,10 @@ import type { PathResult } from '../engine/types.js';
 import type { Store } from '../store/types.js';
 import type { EngineApi } from './engine.js';
 import { EngineBudget } from './budget.js';
+import { OutputBudget } from './output.js';
 import type { CacheWriter } from './cache-writer.js';
 import type { Prepared } from './engine.js';
-import { createResultLoader, type ResultLoader } from './loader.js';
+import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
 import type { ResultMemo } from './memo.js';
 
 /** Long-lived dependencies shared by all requests. */
@@ -43,6 +44,10 @@ export interface Context {
   fresh: PathResult[];
   /** This request's engine-time account (ENGINE_BUDGET_MS). */
   budget: EngineBudget;
+  /** This request's account of large output (MAX_RESPONSE_BYTES). */
+  output: OutputBudget;
+  /** Holds the loader's batch while a long list is prepared in slices. */
+  preparing: PreparationGate;
   /** The client's IP address (the TCP peer), for the mutation rate limit. */
   clientAddress: string;
   /**
@@ -59,7 +64,10 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
   const fresh: PathResult[] = [];
   const budget = new EngineBudget(services.limits.engineBudgetMs);
   const replay = { allowed: undefined };
-  return { services, loader: createResultLoader(services, fresh, budget), fresh, budget, clientAddress, replay };
+  const output = new OutputBudget(services.limits.maxResponseBytes);
+  const preparing = new PreparationGate();
+  const loader = createResultLoader(services, fresh, budget, preparing);
+  return { services, loader, fresh, budget, output, preparing, clientAddress, replay };
 }
 
 /** Marks the request's response as one never to replay (it depends on state). */

@@ -1,20 +1,22 @@
 /**
  * One place that turns thrown errors into GraphQL errors (Apollo's `formatError`): resolvers just
  * throw the engine's `InputError`, the service's `LimitError` or `EngineBudgetError`, or the
- * store's `ForbiddenError` / `NotFoundError` / `DatabaseUnavailableError`, and this maps them to
- * `extensions.code` with the original message, which already names the argument and the value
- * (or the limit). Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
+ * store's `ForbiddenError` / `NotFoundError` / `DatabaseUnavailableError`, or the service's
+ * `ResponseTooLargeError`, and this maps them to `extensions.code` with the original message, which
+ * already names the argument and the value (or the limit). Apollo's own refusals of a malformed
+ * request that come without a code (a bad persisted-query extension) are `BAD_REQUEST`. Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
  * logged with its stack, and in production its message is replaced and no stack trace is sent.
  * Every error sent is counted by code in the metrics.
  */
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
 import type { Metrics } from '../http/metrics.js';
 import { DatabaseUnavailableError, ForbiddenError, NotFoundError } from '../store/types.js';
 import { EngineBudgetError } from './budget.js';
 import { LimitError } from './limits.js';
+import { ResponseTooLargeError } from './output.js';
 import { ScalarInputError } from './scalars.js';
 
 /** The store is not open (still starting, or failed): analyses cannot be served. */
@@ -33,6 +35,17 @@ function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefi
 }
 
 const isScalarInput = (e: unknown): e is ScalarInputError => e instanceof ScalarInputError;
+
+/**
+ * An error Apollo raised itself for a bad request, with a 4xx status but no code. Checked by shape,
+ * not `instanceof`: under some module loaders (vitest) Apollo and this file see two copies of graphql.
+ */
+function isCodelessRequestError(error: unknown): boolean {
+  const e = error as Partial<GraphQLError> | null;
+  if (!e || typeof e !== 'object' || e.originalError || typeof e.extensions !== 'object' || e.extensions.code !== undefined) return false;
+  const status = (e.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
 
 /** graphql-armor's messages (prefixed "Syntax Error: " by armor) and the variable behind each. */
 const ARMOR_LIMITS: [RegExp, string][] = [
@@ -111,12 +124,20 @@ export function createFormatError(options: FormatErrorOptions) {
         ...keep,
         extensions: { code: 'ENGINE_BUDGET_EXCEEDED', limit: 'ENGINE_BUDGET_MS', max: cause.budgetMs },
       };
+    } else if (cause instanceof ResponseTooLargeError) {
+      out = {
+        message: cause.message,
+        ...keep,
+        extensions: { code: 'RESPONSE_TOO_LARGE', limit: 'MAX_RESPONSE_BYTES', max: cause.maxBytes },
+      };
     } else if (cause instanceof UnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
     } else if (cause instanceof DatabaseUnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE', reason: cause.reason } };
-    } else if (formatted.extensions?.code === 'RATE_LIMITED') {
-      // Refused by the rate-limit plugin: an expected answer, never with a stack trace.
+    } else if (isCodelessRequestError(error)) {
+      out = { message: formatted.message, ...keep, extensions: { code: 'BAD_REQUEST' } };
+    } else if (formatted.extensions?.code === 'RATE_LIMITED' || formatted.extensions?.code === 'BAD_REQUEST') {
+      // A refusal of the request as sent (rate limit, subscription, malformed): no stack trace.
       const { stacktrace: _stack, ...extensions } = formatted.extensions;
       out = { message: formatted.message, ...keep, extensions };
     } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {

@@ -80,9 +80,18 @@ export function checkFirst(first: number | null | undefined, limits: Limits, pat
   }
 }
 
-/** Throws when a title or notes text is longer than `maxTextLength`. */
+/** A UTF-16 surrogate without its partner: not Unicode text, and SQLite would store it altered. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Throws when a title or notes text is longer than `maxTextLength` or is not valid Unicode. */
 export function checkText(value: string | null | undefined, limits: Limits, path: InputPath): void {
-  if (typeof value === 'string' && value.length > limits.maxTextLength) {
+  if (typeof value !== 'string') return;
+  if (value.length > limits.maxTextLength) {
     throw new LimitError(path, 'maxTextLength', limits.maxTextLength, `${value.length} characters`);
+  }
+  const lone = LONE_SURROGATE.exec(value);
+  if (lone) {
+    const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
+    throw new InputError(path, value.length > 40 ? `${value.slice(0, 40)}...` : value, `holds an unpaired UTF-16 surrogate (U+${code} at ${lone.index}): not valid Unicode text`);
   }
 }

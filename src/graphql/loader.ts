@@ -14,6 +14,10 @@
  * hundreds of large problems neither blocks other requests nor runs past ENGINE_BUDGET_MS; a
  * single call could do neither. Results solved before a request is cut off are still written to
  * the cache, so the work is not lost.
+ *
+ * A long list of questions is itself prepared in time slices (`resolvers/prepare.ts`); while one
+ * is, the loader holds its batch back (`PreparationGate`), so the list's questions still join the
+ * same batch as the request's other questions instead of splitting it.
  */
 import DataLoader from 'dataloader';
 import type { PathResult } from '../engine/types.js';
@@ -33,10 +37,37 @@ export const SQUARES_PER_CALL = 65_536;
 const MIN_SQUARES_PER_CALL = 1024;
 const MAX_SQUARES_PER_CALL = 16 * SQUARES_PER_CALL;
 
+/** Holds the loader's batch back while lists of the same request are still being prepared. */
+export class PreparationGate {
+  #preparing = 0;
+  #held: (() => void)[] = [];
+
+  /** A list starts being prepared across pauses. */
+  enter(): void {
+    this.#preparing++;
+  }
+
+  /** That list is prepared and loaded: release what was held once no list is left. */
+  leave(): void {
+    if (--this.#preparing > 0) return;
+    for (const release of this.#held.splice(0)) release();
+  }
+
+  /** Runs `dispatch` now, or once no list is being prepared. */
+  whenOpen(dispatch: () => void): void {
+    if (this.#preparing === 0) dispatch();
+    else this.#held.push(dispatch);
+  }
+}
+
 /** A fresh loader for one request; solved (not cached) results are appended to `fresh`. */
-export function createResultLoader(services: Services, fresh: PathResult[], budget: EngineBudget): ResultLoader {
+export function createResultLoader(services: Services, fresh: PathResult[], budget: EngineBudget, gate: PreparationGate): ResultLoader {
   return new DataLoader<Prepared, PathResult, string>((batch) => loadResults(services, batch, fresh, budget), {
     cacheKeyFn: (prepared) => prepared.key,
+    // DataLoader's own timing (after the current promise jobs), then the gate.
+    batchScheduleFn: (dispatch) => {
+      void Promise.resolve().then(() => process.nextTick(() => gate.whenOpen(dispatch)));
+    },
   });
 }
 

@@ -2,7 +2,8 @@
  * The HTTP front door on plain `node:http` (Apollo Server 5 ships no framework integration, and
  * `startStandaloneServer` cannot serve /health or /metrics). Routes:
  *
- * - `POST|GET /graphql`: the body is read with a size limit (413 past `MAX_BODY_BYTES`), parsed
+ * - `POST|GET /graphql`: the body is read with a size limit (413 past `MAX_BODY_BYTES`, sent once
+ *   the rest of the body has been read and thrown away, within bounds), parsed
  *   as JSON, and handed to `executeHTTPGraphQLRequest`; GET with `Accept: text/html` is the
  *   playground, sent gzip-compressed with an ETag and a cache lifetime. A JSON POST whose exact
  *   text was answered before from memoised results alone gets that response again, before any
@@ -54,6 +55,45 @@ export interface HandlerDeps {
 /** A request body over the size limit. */
 class BodyTooLargeError extends Error {}
 
+/** Most bytes of an over-long body read and thrown away so that its 413 reaches the client. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+/** Longest wait for the rest of an over-long body, ms. */
+const MAX_DRAIN_MS = 10_000;
+
+/**
+ * Reads and throws away the rest of a request body, up to `MAX_DRAIN_BYTES` and `MAX_DRAIN_MS`.
+ * Closing a connection while the client is still sending makes the kernel reset it, and a client
+ * that has not read the answer yet then loses it; after draining, the 413 arrives every time.
+ * Resolves true when the body ended.
+ */
+function drainBody(req: IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (req.complete) {
+      resolve(true);
+      return;
+    }
+    let drained = 0;
+    const finish = (ended: boolean) => {
+      clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > MAX_DRAIN_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    const timer = setTimeout(() => finish(false), MAX_DRAIN_MS);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.resume();
+  });
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -67,7 +107,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       size += chunk.length;
       if (size > limit) {
         req.removeAllListeners('data');
-        req.pause();
         reject(new BodyTooLargeError());
         return;
       }
@@ -161,6 +200,7 @@ export function createRequestHandler(deps: HandlerDeps) {
         raw = await readBody(req, config.limits.maxBodyBytes);
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
+          const ended = await drainBody(req);
           sendError(
             res,
             413,
@@ -168,7 +208,7 @@ export function createRequestHandler(deps: HandlerDeps) {
             `Request body is over the limit of ${config.limits.maxBodyBytes} bytes (MAX_BODY_BYTES)`,
             { connection: 'close' },
           );
-          res.on('finish', () => req.destroy());
+          if (!ended) res.on('finish', () => req.destroy());
           return;
         }
         throw err;

@@ -120,12 +120,18 @@ describe('analyses', () => {
       [{ title: 'bad fen', fen: 'rnbqkbnr/8 w', queries: [] }, 'input.fen: "rnbqkbnr/8 w" is not a valid FEN: fen: "rnbqkbnr/8 w" has 2 ranks, but the 8 x 8 board has 8'],
       [{ title: 'x'.repeat(10_001), queries: [] }, 'input.title: 10001 characters is over the limit of 10000 (MAX_TEXT_LENGTH)'],
       [{ title: 'too many', queries: Array.from({ length: 501 }, () => seed) }, 'input.queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)'],
+      // A lone surrogate is not Unicode: SQLite would store it as U+FFFD, not as sent.
+      [{ title: 'x\ud800y', queries: [] }, 'input.title: "x\\ud800y" holds an unpaired UTF-16 surrogate (U+D800 at 1): not valid Unicode text'],
+      [{ title: 't', notes: 'ok \udc00', queries: [] }, 'input.notes: "ok \\udc00" holds an unpaired UTF-16 surrogate (U+DC00 at 3): not valid Unicode text'],
     ];
     for (const [input, message] of cases) {
       const res = await t.gql(SAVE, { input });
       expect(res.body.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT' } });
     }
     expect((await t.gql('{ analyses { totalCount } }')).body.data.analyses.totalCount).toBe(before);
+    // Paired surrogates (any emoji) are fine, and come back exactly.
+    const emoji = await save({ title: 'king 👑 route', notes: '𝕜', queries: [] });
+    expect(emoji.analysis).toMatchObject({ title: 'king 👑 route', notes: '𝕜' });
   });
 
   it('loads results of several analyses and other questions of one request in one batch', async () => {

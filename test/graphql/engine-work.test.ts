@@ -113,6 +113,25 @@ describe('one engine call per batch', () => {
   });
 });
 
+describe('a long list prepared in slices', () => {
+  it('still joins the one loader batch of its request', async () => {
+    const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '0' } });
+    try {
+      // 400 large questions take tens of milliseconds to prepare (validate, hash): sliced.
+      const { body } = await t.gql(
+        `query($q: [PathQuery!]!) { seed: shortestPaths(query: ${SEED_QUERY}) { distance } list: shortestPathsBatch(queries: $q) { distance } }`,
+        { q: Array.from({ length: 400 }, (_, i) => mazeQuery(i)) },
+      );
+      expect(body.errors).toBeUndefined();
+      expect(body.data.list).toHaveLength(400);
+      expect(await t.metric('chess_paths_loader_batch_size_count')).toBe(1);
+      expect(await t.metric('chess_paths_loader_batch_size_sum')).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the engine budget (ENGINE_BUDGET_MS)', () => {
   it('cuts off a request whose solving goes over it, with ENGINE_BUDGET_EXCEEDED naming the budget', async () => {
     const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '5' } });

@@ -231,6 +231,61 @@ describe('the service limits, at the limit and past it', () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
   });
+
+  it('request body size: a body far past the limit is read to its end, so the 413 always arrives', async () => {
+    const { request } = await import('node:http');
+    const big = Buffer.alloc(4 * 1024 * 1024, 'x');
+    for (let i = 0; i < 5; i++) {
+      const outcome = await new Promise<string>((resolve) => {
+        const req = request(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.statusCode)));
+        });
+        req.on('error', (err) => resolve((err as NodeJS.ErrnoException).code ?? err.message));
+        req.end(big);
+      });
+      expect(outcome).toBe('413');
+    }
+  });
+
+  it('the answer size: RESPONSE_TOO_LARGE past MAX_RESPONSE_BYTES, naming it', async () => {
+    const tiny = await startTestServer({ database: false, env: { MAX_RESPONSE_BYTES: '3000' } });
+    try {
+      const seed = '{ piece: KING, from: ["e4"], to: ["a1", "h8"] }';
+      expect((await tiny.gql(`{ shortestPaths(query: ${seed}) { overlay { ascii } layers { squares } } }`)).body.errors).toBeUndefined();
+      const res = await tiny.gql(`{ a: shortestPaths(query: ${seed}) { overlay { ascii svg } } b: shortestPaths(query: ${seed}) { overlay { svg } } }`);
+      const error = res.body.errors?.[0];
+      expect(error?.extensions).toEqual({ code: 'RESPONSE_TOO_LARGE', limit: 'MAX_RESPONSE_BYTES', max: 3000 });
+      expect(error?.message).toMatch(/^The answer would be over the limit of 3000 bytes \(MAX_RESPONSE_BYTES\)/);
+      expect(error?.path?.at(-1)).toBe('svg');
+    } finally {
+      await tiny.close();
+    }
+  });
+});
+
+describe('requests the service refuses as the client\'s mistake', () => {
+  it('a subscription operation: 400 BAD_REQUEST, not an internal error', async () => {
+    const res = await t.gql('subscription { shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"] }) { distance } }');
+    expect(res.status).toBe(400);
+    const error = onlyError(res);
+    expect(error.extensions).toEqual({ code: 'BAD_REQUEST' });
+    expect(error.message).toBe('Subscriptions are not supported: this service answers queries and mutations over HTTP');
+  });
+
+  it('a wrong persisted-query extension: 400 BAD_REQUEST', async () => {
+    for (const persistedQuery of [5, { version: 2, sha256Hash: 'x' }, { version: 1, sha256Hash: 'abc' }]) {
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery } }),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as GqlResponse['body'];
+      expect(body.errors?.[0].extensions).toEqual({ code: 'BAD_REQUEST' });
+    }
+    expect(await t.metric('chess_paths_graphql_errors_total', { code: 'INTERNAL_SERVER_ERROR' })).toBe(0);
+  });
 });
 
 describe('HTTP-level errors', () => {

@@ -6,7 +6,7 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import { scalarResolvers } from '../scalars.js';
 import { analysis, analysisMutations, analysisQueries } from './analyses.js';
-import { overlay, pathQueries, pathResult } from './paths.js';
+import { overlay, path, pathEdge, pathQueries, pathResult, squareSet } from './paths.js';
 import { position, positionQueries } from './position.js';
 
 /** Every resolver of the schema. */
@@ -15,6 +15,9 @@ export const resolvers: Resolvers = {
   Query: { ...pathQueries, ...positionQueries, ...analysisQueries },
   Mutation: analysisMutations,
   PathResult: pathResult,
+  SquareSet: squareSet,
+  Path: path,
+  PathEdge: pathEdge,
   Overlay: overlay,
   Position: position,
   Analysis: analysis,

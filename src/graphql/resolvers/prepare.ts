@@ -34,7 +34,8 @@ const PREPARE_GROUP = 16;
  * Prepares every query first (so a bad one fails before any work), then resolves them all
  * together: synchronously when every one is in the memo, else through the loader in one batch.
  * Preparing (validation, canonical form, the SHA-256 key) is engine work too: it is charged to the
- * request's budget, and a long list (hundreds of large boards) is prepared in time slices.
+ * request's budget, and a long list (hundreds of large boards) is prepared in time slices, with
+ * the loader's batch held back meanwhile (`PreparationGate`).
  */
 export function loadAll(
   ctx: Context,
@@ -57,12 +58,18 @@ export function loadAll(
   };
   prepareSlice();
   if (prepared.length === queries.length) return resolveAll(ctx, prepared);
+  // Hold the request's loader batch meanwhile, so these questions still join it.
+  ctx.preparing.enter();
   return (async () => {
-    while (prepared.length < queries.length) {
-      await ctx.budget.pause();
-      prepareSlice();
+    try {
+      while (prepared.length < queries.length) {
+        await ctx.budget.pause();
+        prepareSlice();
+      }
+      return resolveAll(ctx, prepared);
+    } finally {
+      ctx.preparing.leave();
     }
-    return resolveAll(ctx, prepared);
   })();
 }
 
