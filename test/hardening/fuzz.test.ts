@@ -759,26 +759,24 @@ describe('fuzz: every hostile request gets a 4xx or a coded GraphQL error, never
 });
 
 /**
- * Failures the fuzz found, pinned as plain examples (kept out of the generators above so that
- * one known failure does not stop a whole family at its first case). They run after the final
- * check, because they leave INTERNAL_SERVER_ERROR counts behind.
+ * Failures the fuzz found, pinned as plain examples (kept out of the generators above so that a
+ * failure of one of them does not stop a whole family at its first case). All three were real
+ * bugs, fixed in a34f6eb; these are now regression tests. They run after the final check.
  */
 describe('found by the fuzz', () => {
-  // BUG (src/graphql/errors.ts, Apollo's automatic persisted queries): a persisted-query extension
-  // the client got wrong is answered HTTP 400 but with extensions.code INTERNAL_SERVER_ERROR
-  // (message replaced by "Internal server error" in production), logged at error level as an
-  // internal error and counted in chess_paths_graphql_errors_total{code="INTERNAL_SERVER_ERROR"}.
-  // Apollo throws plain GraphQLErrors without a code for these; the formatter passes them on.
-  // BUG (src/graphql/errors.ts): a subscription operation (the schema has no Subscription type)
-  // passes validation and fails in graphql-js's execute() with a plain GraphQLError ("Schema is
-  // not configured to execute subscription operation."), which is reported as
-  // INTERNAL_SERVER_ERROR: a client's mistake counted and logged as an internal failure.
+  // Was: a subscription operation (the schema has no Subscription type) passed validation and
+  // failed in graphql-js's execute() with a plain GraphQLError ("Schema is not configured to
+  // execute subscription operation."), reported as INTERNAL_SERVER_ERROR: a client's mistake
+  // counted and logged as an internal failure.
   it('a subscription operation is refused as the client’s error, not INTERNAL_SERVER_ERROR', async () => {
     const reply = await send({ family: 'pinned', body: gqlBody('subscription { x }') });
     expect(codesOf(reply), reply.text.slice(0, 300)).not.toContain('INTERNAL_SERVER_ERROR');
     expect(codesOf(reply).length + (reply.status >= 400 && reply.status < 500 ? 1 : 0)).toBeGreaterThan(0);
   });
 
+  // Was: a persisted-query extension the client got wrong was answered HTTP 400 but with
+  // extensions.code INTERNAL_SERVER_ERROR ("Internal server error" in production), logged at error
+  // level and counted as an internal error: Apollo throws these without a code.
   it.each([
     ['a persistedQuery that is not an object', '{"query":"{ __typename }","extensions":{"persistedQuery":5}}'],
     ['an unsupported persistedQuery version', '{"query":"{ __typename }","extensions":{"persistedQuery":{"version":2,"sha256Hash":"x"}}}'],
@@ -790,10 +788,9 @@ describe('found by the fuzz', () => {
     expect(codesOf(reply), reply.text.slice(0, 300)).not.toContain('INTERNAL_SERVER_ERROR');
   });
 
-  // BUG (src/store/analysis-store.ts or the saveAnalysis resolver): a title or notes holding an
-  // unpaired UTF-16 surrogate (valid JSON: "x\ud800y") is accepted, and SQLite's UTF-8 conversion
-  // stores each lone surrogate as three U+FFFD: the saved text silently differs from the text
-  // sent. It should be refused with BAD_USER_INPUT, or stored exactly.
+  // Was: a title or notes holding an unpaired UTF-16 surrogate (valid JSON: "x\ud800y") was
+  // accepted, and SQLite's UTF-8 conversion stored each lone surrogate as three U+FFFD: the saved
+  // text silently differed from the text sent. Now refused with BAD_USER_INPUT.
   it('a title with an unpaired surrogate is refused with BAD_USER_INPUT or stored exactly', async () => {
     const title = 'x\ud800y';
     const reply = await send({ family: 'pinned', body: gqlBody(MUTATIONS.save, { i: { title, notes: '\udc00', queries: [] } }), maySucceed: true });

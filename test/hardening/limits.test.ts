@@ -6,6 +6,7 @@
  * - graphql-armor at the defaults: depth 10, aliases 30, cost 50,000, directives 50, and
  *   graphql-js's token limit 10,000;
  * - MAX_BODY_BYTES at 1 MiB, and a body far past it (the 413 must reach the client);
+ * - MAX_RESPONSE_BYTES near its 64 MiB default, on both sides;
  * - MAX_PAGE_SIZE of `analyses(first)`, `first: 10^9` as a literal and as a variable;
  * - MAX_BATCH_SIZE of an analysis at 500, and a batch of 10^5 queries;
  * - MAX_TEXT_LENGTH of titles and notes, at save and at update;
@@ -149,12 +150,11 @@ describe('request body at 1 MiB', () => {
     });
   });
 
-  // BUG (src/http/handler.ts): past the limit the server answers 413 with `connection: close` and
-  // destroys the socket as soon as the answer is written, while the client is still uploading.
-  // Unread request bytes make the kernel reset the connection, and a client that has not read the
-  // 413 yet loses it: about half of 10 MB uploads with node:http, and fetch, see ECONNRESET instead
-  // of the 413 (curl happens to read it). Draining (reading and discarding) the rest of the body,
-  // up to a bound, before closing would deliver the 413 every time.
+  // Found by this test, fixed in a34f6eb. Before: past the limit the server answered 413 with
+  // `connection: close` and destroyed the socket as soon as the answer was written, while the
+  // client was still uploading; the unread bytes made the kernel reset the connection, and about
+  // half of 10 MB uploads (node:http, fetch) saw ECONNRESET instead of the 413. Now the rest of the
+  // body is drained (within bounds) before the 413 is sent.
   // The server runs as a child process here: in the test's own process the timing hides it.
   it('a 10 MB body gets its 413, every time', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chess-paths-body-'));
@@ -171,6 +171,26 @@ describe('request body at 1 MiB', () => {
       await child.stop();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('answer size at 64 MiB', () => {
+  it('an answer of about 0.9 x MAX_RESPONSE_BYTES is served whole; about 1.1 x is refused with RESPONSE_TOO_LARGE', async () => {
+    expect(DEFAULTS.MAX_RESPONSE_BYTES).toBe(64 * 1024 * 1024);
+    // The ASCII picture of this 64-layer result is 532 KB of JSON: 110 of them ~58.6 MB, 140 ~74.5 MB.
+    const q = { piece: 'KING', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['bl64'] };
+    const doc = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { overlay { ascii } } }';
+    const at = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: doc, variables: { q: Array(110).fill(q) } }) });
+    const text = await at.text();
+    expect(at.status).toBe(200);
+    expect(text.length).toBeGreaterThan(0.85 * DEFAULTS.MAX_RESPONSE_BYTES);
+    expect(text.length).toBeLessThan(DEFAULTS.MAX_RESPONSE_BYTES);
+    expect(text.includes('"errors"')).toBe(false);
+    const past = await t.gql(doc, { q: Array(140).fill(q) });
+    const codes = new Set(past.body.errors?.map((e) => e.extensions?.code));
+    expect([...codes]).toEqual(['RESPONSE_TOO_LARGE']);
+    expect(past.body.errors?.[0].extensions).toMatchObject({ limit: 'MAX_RESPONSE_BYTES', max: DEFAULTS.MAX_RESPONSE_BYTES });
+    expect(JSON.stringify(past.body).length).toBeLessThan(DEFAULTS.MAX_RESPONSE_BYTES * 1.05);
   });
 });
 
