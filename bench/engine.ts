@@ -6,18 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { solve, squareName, formatBitboard, type PathQuery, type Piece } from '../src/engine/index.js';
 import { baselineBfs } from './baseline-bfs.js';
+import { seededRandom } from './rng.js';
 
-/** Small seeded PRNG (mulberry32), so every run measures the same queries. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES: Piece[] = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'];
 
@@ -28,7 +18,7 @@ function randomMask(files: number, ranks: number, density: number, rand: () => n
 }
 
 function mixed8x8(count: number): PathQuery[] {
-  const rand = rng(1);
+  const rand = seededRandom(1);
   const board = { files: 8, ranks: 8 };
   return Array.from({ length: count }, () => ({
     piece: PIECES[Math.floor(rand() * PIECES.length)],
@@ -39,7 +29,7 @@ function mixed8x8(count: number): PathQuery[] {
 }
 
 function openKing8x8(count: number): PathQuery[] {
-  const rand = rng(2);
+  const rand = seededRandom(2);
   const board = { files: 8, ranks: 8 };
   return Array.from({ length: count }, () => ({
     piece: 'KING' as const,
@@ -49,7 +39,7 @@ function openKing8x8(count: number): PathQuery[] {
 }
 
 function knight64(count: number): PathQuery[] {
-  const rand = rng(3);
+  const rand = seededRandom(3);
   const board = { files: 64, ranks: 64 };
   return Array.from({ length: count }, () => ({
     piece: 'KNIGHT' as const,
@@ -62,7 +52,7 @@ function knight64(count: number): PathQuery[] {
 
 /** A maze: a wall every 16 ranks, each with 6 openings at random files; distances in the hundreds. */
 function kingMaze256(count: number): PathQuery[] {
-  const rand = rng(4);
+  const rand = seededRandom(4);
   const board = { files: 256, ranks: 256 };
   return Array.from({ length: count }, () => {
     const words = new Int32Array(2048).fill(-1);

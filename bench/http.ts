@@ -31,6 +31,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seededRandom } from './rng.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -74,17 +75,6 @@ const SEED_QUERY = `query SeedExample {
 }`;
 const BATCH_QUERY = 'query Batch($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { key distance } }';
 
-/** A small seeded PRNG (mulberry32), so the warm batch is the same in every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** 100 random queries with random masks (about 80 % of the squares passable). */
 function randomBatch(random: () => number = Math.random) {
@@ -183,7 +173,7 @@ async function run(name: string, url: string, request: AutocannonRequest): Promi
   return row;
 }
 
-const BATCH_WARM = body(BATCH_QUERY, { q: randomBatch(seeded(20261122)) });
+const BATCH_WARM = body(BATCH_QUERY, { q: randomBatch(seededRandom(20261122)) });
 const cold = (): AutocannonRequest => ({ setupRequest: (req) => ({ ...req, body: body(BATCH_QUERY, { q: randomBatch() }) }) });
 
 /** Runs `scenarios` against one server (started here with `env`, or `external`). */
