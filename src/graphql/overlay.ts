@@ -11,7 +11,7 @@
  * references): light and dark squares, file letters and rank numbers, each path square labelled
  * with its step k, sources and targets outlined, squares outside the passable set shaded.
  */
-import type { Board, PathResult } from '../engine/types.js';
+import type { PathResult } from '../engine/types.js';
 import { fileName } from '../engine/index.js';
 
 /** What the pictures need of a result. */
