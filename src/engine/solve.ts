@@ -159,9 +159,9 @@ export class Solution implements PathResult {
 }
 
 /** Solves a prepared problem. */
-export function solvePrepared(prepared: Prepared, options: SolveOptions = {}): Solution {
+export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
   const { words, data, board, piece } = prepared;
-  if (board === STANDARD_BOARD && options.representation !== 'general') {
+  if (board === STANDARD_BOARD && options?.representation !== 'general') {
     const d = solve64(FAST_CODES[piece], data[2], data[3], data[4], data[5], data[0], data[1]);
     if (d < 0) return new Solution(prepared, NO_LAYERS, false);
     const frontiers = layersOut();
@@ -174,7 +174,7 @@ export function solvePrepared(prepared: Prepared, options: SolveOptions = {}): S
 }
 
 /** Answers one path query. Throws `InputError` for bad input. */
-export function solve(query: PathQuery, options: SolveOptions = {}): Solution {
+export function solve(query: PathQuery, options?: SolveOptions): Solution {
   return solvePrepared(prepareQuery(query), options);
 }
 
@@ -183,7 +183,7 @@ export function solve(query: PathQuery, options: SolveOptions = {}): Solution {
  * problems (as a cache layer holds them). Items that describe the same problem are solved once
  * and share one result. An `InputError` names the query's position (`[3].from[1]`).
  */
-export function solveBatch(queries: readonly (PathQuery | Prepared)[], options: SolveOptions = {}): Solution[] {
+export function solveBatch(queries: readonly (PathQuery | Prepared)[], options?: SolveOptions): Solution[] {
   const byIdentity = new Map<string, Solution>();
   return queries.map((query, i) => {
     let prepared: Prepared;
