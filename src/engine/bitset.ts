@@ -42,15 +42,6 @@ export function bitIndices(words: ArrayLike<number>, offset: number, count: numb
   return out;
 }
 
-/** Words with bits 0 .. n-1 set. */
-export function fullSet(n: number): Int32Array {
-  const words = new Int32Array((n + 31) >>> 5);
-  words.fill(-1);
-  const rest = n & 31;
-  if (rest !== 0) words[words.length - 1] = (1 << rest) - 1;
-  return words;
-}
-
 /** Text form of `words[offset .. offset + ceil(n/32))` for a board of n squares. */
 export function formatWords(words: ArrayLike<number>, offset: number, n: number): string {
   const digits = (n + 3) >>> 2;

@@ -30,8 +30,3 @@ function checkSide(value: number, path: InputPath): void {
 export function describeBoard(board: Board): string {
   return `${board.files} x ${board.ranks}`;
 }
-
-/** Number of 32-bit words of a square set on this board. */
-export function wordCount(board: Board): number {
-  return (board.files * board.ranks + 31) >>> 5;
-}

@@ -38,11 +38,6 @@ export class PathGraph {
     });
   }
 
-  /** D: the number of moves of every path. */
-  get distance(): number {
-    return this.layerSquares.length - 1;
-  }
-
   /** Squares of the next layer reachable in one move from u, increasing. */
   successors(u: number): number[] {
     let list = this.successorCache.get(u);

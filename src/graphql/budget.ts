@@ -46,11 +46,6 @@ export class EngineBudget {
   /** `budgetMs` 0 means no budget (slicing still applies). */
   constructor(readonly budgetMs: number) {}
 
-  /** Engine time spent so far, ms. */
-  get spentMs(): number {
-    return this.#spentMs;
-  }
-
   /** Throws `EngineBudgetError` once the budget is spent. */
   check(): void {
     if (this.budgetMs > 0 && this.#spentMs >= this.budgetMs) throw new EngineBudgetError(this.budgetMs, this.#spentMs);

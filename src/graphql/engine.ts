@@ -23,8 +23,6 @@ export interface EngineApi {
   parseFen(fen: string, board?: Board): ParsedPosition;
   /** The path question of `Position.paths` for the piece on `from`. */
   positionQuery(position: ParsedPosition, from: string, to: readonly string[], avoidAttacked: boolean): PathQuery;
-  /** Name of a square index, e.g. 28 -> `e4` on 8 x 8. */
-  squareName(index: number, board: Board): string;
 }
 
 /** The real engine. */
@@ -34,5 +32,4 @@ export const defaultEngine: EngineApi = {
   resolveBoard: realEngine.resolveBoard,
   parseFen: realEngine.parseFen,
   positionQuery: realEngine.positionQuery,
-  squareName: realEngine.squareName,
 };

@@ -29,11 +29,6 @@ export class OutputBudget {
   /** `maxBytes` 0 means no limit. */
   constructor(readonly maxBytes: number) {}
 
-  /** Bytes charged so far. */
-  get bytes(): number {
-    return this.#bytes;
-  }
-
   /** Throws `ResponseTooLargeError` once the account is over the limit. */
   check(): void {
     if (this.maxBytes > 0 && this.#bytes > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes);

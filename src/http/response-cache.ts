@@ -41,11 +41,6 @@ export class ResponseCache {
         : undefined;
   }
 
-  /** True when the cache is on. */
-  get enabled(): boolean {
-    return this.#lru !== undefined;
-  }
-
   /** The key of a request, or undefined when it cannot be kept (cache off, body too long). */
   keyOf(accept: string | undefined, body: string): string | undefined {
     if (!this.#lru || body.length > MAX_KEY_LENGTH) return undefined;
