@@ -6,7 +6,7 @@
  * halves (bit 31 is h4 and bit 32 is a5, both removed by the edge masks first).
  */
 
-/** Piece codes of the fast path (the order of `PIECE_CODES`). */
+/** Piece codes of the fast path (`solve.ts` maps each `Piece` to one in `FAST_CODES`). */
 export const KING = 0, QUEEN = 1, ROOK = 2, BISHOP = 3, KNIGHT = 4, WHITE_PAWN = 5, BLACK_PAWN = 6;
 
 const NOT_A = 0xfefefefe | 0;

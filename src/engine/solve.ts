@@ -13,13 +13,13 @@ import { geometryOf } from './geometry.js';
 import { DenseLayers, SparseLayerStore, type LayerStore } from './layers.js';
 import { decodeCursor, encodeCursor, PathGraph } from './paths.js';
 import { allocateWords, prepareCanonical, prepareQuery, Prepared, type Words } from './query.js';
+import { squareName } from './squares.js';
+import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
 
 /** Words `offset .. offset + count` of `data` as a typed array (a view where possible). */
 function wordsAt(data: Words, offset: number, count: number): Int32Array {
   return data instanceof Int32Array ? data.subarray(offset, offset + count) : Int32Array.from(data.slice(offset, offset + count));
 }
-import { squareName } from './squares.js';
-import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
 
 /** Which fill to use: `auto` takes the 8 x 8 fast path on 8 x 8 boards. */
 export interface SolveOptions {

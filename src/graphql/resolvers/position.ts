@@ -33,7 +33,7 @@ export const position: PositionResolvers = {
   paths: (model, { from, to, avoidAttacked }, ctx) => {
     let query;
     try {
-      // Attacks are computed with the engine's fills: engine time, on the request's budget.
+      // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
       query = ctx.budget.run(() => ctx.services.engine.positionQuery(model.parsed, from, to, avoidAttacked ?? false));
     } catch (err) {
       rethrowUnder(err, []);
