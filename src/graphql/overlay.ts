@@ -12,7 +12,7 @@
  * with its step k, sources and targets outlined, squares outside the passable set shaded.
  */
 import type { PathResult } from '../engine/types.js';
-import { fileName } from '../engine/index.js';
+import { fileName, parseBitboard } from '../engine/index.js';
 
 /** What the pictures need of a result. */
 export type OverlaySource = Pick<PathResult, 'board' | 'layers' | 'sources' | 'targets' | 'mask'>;
@@ -41,16 +41,6 @@ export function renderAscii(result: OverlaySource): string {
   return lines.join('\n');
 }
 
-/** Bits of a `0x` bitboard text as a membership test (bit i = square i). */
-function bitTest(bitboard: string): (index: number) => boolean {
-  const hex = bitboard.startsWith('0x') ? bitboard.slice(2) : bitboard;
-  return (index) => {
-    const digit = hex.length - 1 - (index >> 2);
-    if (digit < 0) return false;
-    return ((parseInt(hex[digit], 16) >> (index & 3)) & 1) === 1;
-  };
-}
-
 const SQUARE = 40;
 const MARGIN = 24;
 const LIGHT = '#f0d9b5';
@@ -63,7 +53,7 @@ export function renderSvg(result: OverlaySource): string {
   const height = ranks * SQUARE + MARGIN + 8;
   const x = (file: number) => MARGIN + file * SQUARE;
   const y = (rank: number) => 8 + (ranks - 1 - rank) * SQUARE;
-  const passable = bitTest(result.mask);
+  const passable = parseBitboard(result.mask, result.board);
   const out: string[] = [];
   out.push(
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
@@ -78,7 +68,7 @@ export function renderSvg(result: OverlaySource): string {
   }
   out.push('</g>', '<g class="obstacles" fill="#333333" fill-opacity="0.65">');
   for (let index = 0; index < files * ranks; index++) {
-    if (passable(index)) continue;
+    if (((passable[index >>> 5] >>> (index & 31)) & 1) === 1) continue;
     const file = index % files;
     const rank = (index - file) / files;
     out.push(`<rect x="${x(file)}" y="${y(rank)}" width="${SQUARE}" height="${SQUARE}"/>`);
