@@ -3,21 +3,7 @@
  * their own. Codegen maps the schema's types to these (see scripts/codegen.mjs), so the generated
  * `Resolvers` type checks every resolver against what it really returns.
  */
-import type { Color, Role } from '../engine/types.js';
 import type { AnalysisRecord } from '../store/types.js';
-import type { ParsedPosition } from './engine.js';
-
-/** A parsed FEN position; `Position.paths` builds its queries from it. */
-export interface PositionModel {
-  parsed: ParsedPosition;
-}
-
-/** One piece standing on a square. */
-export interface PlacedPieceModel {
-  square: string;
-  role: Role;
-  color: Color;
-}
 
 /** One page of analyses, newest first. */
 export interface AnalysisConnectionModel {

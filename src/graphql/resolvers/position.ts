@@ -16,25 +16,20 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
     checkFen(fen, limits, ['fen']);
     checkBoard(board, limits, ['board']);
     try {
-      return { parsed: engine.parseFen(fen, engine.resolveBoard(board)) };
+      return engine.parseFen(fen, engine.resolveBoard(board));
     } catch (err) {
       rethrowUnder(err, []);
     }
   },
 };
 
-/** `Position` fields. */
+/** `Position.paths`; the other fields are read straight from the engine's parsed position. */
 export const position: PositionResolvers = {
-  fen: (model) => model.parsed.fen,
-  board: (model) => model.parsed.board,
-  turn: (model) => model.parsed.turn,
-  occupied: (model) => model.parsed.occupied,
-  pieces: (model) => model.parsed.pieces,
-  paths: (model, { from, to, avoidAttacked }, ctx) => {
+  paths: (parsed, { from, to, avoidAttacked }, ctx) => {
     let query;
     try {
       // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
-      query = ctx.budget.run(() => ctx.services.engine.positionQuery(model.parsed, from, to, avoidAttacked ?? false));
+      query = ctx.budget.run(() => ctx.services.engine.positionQuery(parsed, from, to, avoidAttacked ?? false));
     } catch (err) {
       rethrowUnder(err, []);
     }
