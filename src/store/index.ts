@@ -8,6 +8,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import { DEFAULTS } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
@@ -19,9 +20,6 @@ export * from './types.js';
 export { unavailableReason } from './availability.js';
 export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
-
-/** Default of `DATABASE_URL`. */
-export const DEFAULT_DATABASE_URL = 'file:./data/chess-paths.db';
 
 /** Options beyond the contract: for the server's logger and for tests. */
 export interface StoreExtras {
@@ -70,7 +68,7 @@ const consoleLogger: StoreLogger = {
  */
 export function databaseFileFromUrl(url: string, cwd: string = process.cwd()): string {
   if (!url.startsWith('file:')) {
-    throw new Error(`DATABASE_URL must be a SQLite file: URL such as ${DEFAULT_DATABASE_URL}, got ${JSON.stringify(url)}`);
+    throw new Error(`DATABASE_URL must be a SQLite file: URL such as ${DEFAULTS.DATABASE_URL}, got ${JSON.stringify(url)}`);
   }
   let path = url.slice('file:'.length);
   const query = path.indexOf('?');
