@@ -39,7 +39,7 @@ function hashToken(token: string): string {
 /** Constant-time check of a presented token against the stored hash. */
 function tokenMatches(token: unknown, storedHash: string): boolean {
   if (typeof token !== 'string' || token.length === 0) return false;
-  const presented = createHash('sha256').update(token, 'utf8').digest();
+  const presented = Buffer.from(hashToken(token), 'hex');
   const stored = Buffer.from(storedHash, 'hex');
   return stored.length === presented.length && timingSafeEqual(presented, stored);
 }
