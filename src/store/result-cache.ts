@@ -153,10 +153,6 @@ function entrySize(entry: StoredEntry): number {
   return size;
 }
 
-function errorInfo(error: unknown): object {
-  return { err: error };
-}
-
 export class PrismaResultCache implements ResultCache {
   readonly #prisma: PrismaClient;
   readonly #options: ResultCacheOptions;
@@ -229,7 +225,7 @@ export class PrismaResultCache implements ResultCache {
         try {
           entry = decodeRow(row);
         } catch (error) {
-          this.#options.logger.warn({ key: row.key, ...errorInfo(error) }, 'unreadable cache row treated as a miss');
+          this.#options.logger.warn({ key: row.key, err: error }, 'unreadable cache row treated as a miss');
           continue;
         }
         let used = false;
@@ -332,7 +328,7 @@ export class PrismaResultCache implements ResultCache {
         // Unavailability is logged once, by the store, when it starts.
         if (error instanceof DatabaseUnavailableError) return;
         this.#options.logger.error(
-          { keys: hits.counts.size, ...errorInfo(error) },
+          { keys: hits.counts.size, err: error },
           'could not record cache hits (hit counts and last-hit times not updated)',
         );
       }
@@ -357,7 +353,7 @@ export class PrismaResultCache implements ResultCache {
       }
       return result;
     } catch (error) {
-      this.#options.logger.warn({ key, ...errorInfo(error) }, 'cached result could not be rebuilt; treated as a miss');
+      this.#options.logger.warn({ key, err: error }, 'cached result could not be rebuilt; treated as a miss');
       return undefined;
     }
   }
