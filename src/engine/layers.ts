@@ -37,6 +37,12 @@ export class DenseLayers implements LayerStore {
   }
 }
 
+/** ORs layer k of sparse layers into dense words. */
+function orSparseLayer(sparse: SparseLayers, k: number, out: Int32Array): void {
+  const { start, idx, val } = sparse;
+  for (let i = start[k]; i < start[k + 1]; i++) out[idx[i]] |= val[i];
+}
+
 /** Layers as sparse word lists (the general fill's output). */
 export class SparseLayerStore implements LayerStore {
   readonly count: number;
@@ -49,8 +55,7 @@ export class SparseLayerStore implements LayerStore {
   }
 
   orInto(k: number, out: Int32Array): void {
-    const { start, idx, val } = this.sparse;
-    for (let i = start[k]; i < start[k + 1]; i++) out[idx[i]] |= val[i];
+    orSparseLayer(this.sparse, k, out);
   }
 }
 
@@ -66,8 +71,7 @@ class SparseSquareSet implements SquareSet {
 
   private dense(): Int32Array {
     const out = new Int32Array((this.board.files * this.board.ranks + 31) >>> 5);
-    const { start, idx, val } = this.sparse;
-    for (let i = start[this.k]; i < start[this.k + 1]; i++) out[idx[i]] |= val[i];
+    orSparseLayer(this.sparse, this.k, out);
     return out;
   }
 
