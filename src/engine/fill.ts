@@ -7,6 +7,7 @@
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
  * proportion to the frontier, not the board: that is what keeps a 256 x 256 maze fast.
  */
+import { lowestBit } from './bitset.js';
 import type { Geometry } from './geometry.js';
 import { moveKind, pawnHomeRank } from './moves.js';
 import type { Piece } from './types.js';
@@ -236,7 +237,7 @@ function recordStep(list: SparseWords, from: number, to: number, k: number, dist
     let v = list.val[i];
     const base = list.idx[i] << 5;
     while (v !== 0) {
-      dist[base + (31 - Math.clz32(v & -v))] = k;
+      dist[base + lowestBit(v)] = k;
       v &= v - 1;
     }
   }
