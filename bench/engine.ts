@@ -4,12 +4,9 @@
  * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
  */
 import { writeFileSync } from 'node:fs';
-import { solve, squareName, formatBitboard, type PathQuery, type Piece } from '../src/engine/index.js';
+import { solve, squareName, formatBitboard, PIECES, type PathQuery } from '../src/engine/index.js';
 import { baselineBfs } from './baseline-bfs.js';
 import { seededRandom } from './rng.js';
-
-
-const PIECES: Piece[] = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'];
 
 function randomMask(files: number, ranks: number, density: number, rand: () => number): string {
   const words = new Int32Array((files * ranks + 31) >>> 5);
