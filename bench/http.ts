@@ -27,10 +27,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, randomQuestion } from './questions.js';
 import { seededRandom } from './rng.js';
 
 interface AutocannonResult {
@@ -62,10 +62,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-const FILES = 'abcdefgh';
-const square = (i: number) => `${FILES[i % 8]}${Math.floor(i / 8) + 1}`;
-const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
-
 const SEED_QUERY = `query SeedExample {
   shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) {
     distance
@@ -75,35 +71,12 @@ const SEED_QUERY = `query SeedExample {
 }`;
 const BATCH_QUERY = 'query Batch($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { key distance } }';
 
-
 /** 100 random queries with random masks (about 80 % of the squares passable). */
 function randomBatch(random: () => number = Math.random) {
-  return Array.from({ length: 100 }, () => {
-    const from = Math.floor(random() * 64);
-    const to = Math.floor(random() * 64);
-    let mask = 0n;
-    for (let i = 0; i < 64; i++) if (random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
-    return {
-      piece: PIECES[Math.floor(random() * 5)],
-      from: [square(from)],
-      to: [square(to)],
-      mask: `0x${mask.toString(16).padStart(16, '0')}`,
-    };
-  });
+  return Array.from({ length: 100 }, () => randomQuestion(random));
 }
 
 const body = (query: string, variables?: unknown) => JSON.stringify({ query, variables });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 async function startServerProcess(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();

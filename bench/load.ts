@@ -25,10 +25,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, PIECES, randomQuestion, square } from './questions.js';
 
 interface Histogram {
   average: number;
@@ -78,21 +78,9 @@ type Kind = keyof typeof MIX;
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-const FILES = 'abcdefgh';
-const square = (i: number) => `${FILES[i % 8]}${Math.floor(i / 8) + 1}`;
-const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
-
 const SEED = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
 /** The cached set: the seed and 100 distinct 8 x 8 questions. */
 const CACHED = [SEED, ...Array.from({ length: 100 }, (_, i) => ({ piece: PIECES[i % 5], from: [square(i % 64)], to: [square((i * 37 + 11) % 64)] }))];
-
-function randomQuestion() {
-  const from = Math.floor(Math.random() * 64);
-  const to = Math.floor(Math.random() * 64);
-  let mask = 0n;
-  for (let i = 0; i < 64; i++) if (Math.random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
-  return { piece: PIECES[Math.floor(Math.random() * 5)], from: [square(from)], to: [square(to)], mask: `0x${mask.toString(16).padStart(16, '0')}` };
-}
 
 const PATH_QUERY = 'query Path($q: PathQuery!) { shortestPaths(query: $q) { key distance layers { squares } cached } }';
 const SAVE = 'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
@@ -129,17 +117,6 @@ function ensureBuilt(): void {
   console.log('dist/ is missing or older than src/: npm run build');
   const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) throw new Error('npm run build failed');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 async function startServerProcess(): Promise<{ url: string; child: ChildProcess; dir: string }> {

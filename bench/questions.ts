@@ -1,0 +1,30 @@
+/** What the HTTP benchmarks (`bench/http.ts`, `bench/load.ts`) share: 8 x 8 questions and a free port. */
+import { createServer } from 'node:net';
+import { squareName, STANDARD_BOARD } from '../src/engine/index.js';
+
+/** Name of an 8 x 8 square index. */
+export const square = (i: number): string => squareName(i, STANDARD_BOARD);
+
+/** Pieces of the generated questions (no pawns). */
+export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
+
+/** A random 8 x 8 question with a random mask: about 80 % of the squares passable, always its own two. */
+export function randomQuestion(random: () => number = Math.random) {
+  const from = Math.floor(random() * 64);
+  const to = Math.floor(random() * 64);
+  let mask = 0n;
+  for (let i = 0; i < 64; i++) if (random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
+  return { piece: PIECES[Math.floor(random() * 5)], from: [square(from)], to: [square(to)], mask: `0x${mask.toString(16).padStart(16, '0')}` };
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
