@@ -112,13 +112,9 @@ export function prepareQuery(query: PathQuery): Prepared {
   setSquares(query.from, 'from', board, data, words);
   setSquares(query.to, 'to', board, data, 2 * words);
   if (query.blocked != null) {
-    if (!Array.isArray(query.blocked)) throw new InputError(['blocked'], query.blocked, 'is not a list of squares');
-    for (let i = 0; i < query.blocked.length; i++) {
-      const name = query.blocked[i];
-      const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
-      if (index < 0) throw new InputError(['blocked', i], name, `is not a square on an ${describeBoard(board)} board`);
-      data[index >>> 5] &= ~(1 << (index & 31));
-    }
+    const blocked = allocateWords(words, 1);
+    setSquares(query.blocked, 'blocked', board, blocked, 0);
+    for (let w = 0; w < words; w++) data[w] &= ~blocked[w];
   }
   if (query.fen != null) {
     const occupied = parseFen(query.fen, board, ['fen']).occupiedWords;
