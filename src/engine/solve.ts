@@ -39,6 +39,8 @@ export class Solution implements PathResult {
   readonly reachable: boolean;
   readonly distance: number | null;
   readonly cached: boolean;
+  private cachedSources: SquareSet | undefined = undefined;
+  private cachedTargets: SquareSet | undefined = undefined;
   private cachedLayers: SquareSet[] | undefined = undefined;
   private cachedSquares: SquareSet | undefined = undefined;
   private cachedCount: bigint | undefined;
@@ -73,11 +75,11 @@ export class Solution implements PathResult {
   }
 
   get sources(): SquareSet {
-    return new WordSquareSet(this.board, this.prepared.data, this.prepared.words);
+    return (this.cachedSources ??= new WordSquareSet(this.board, this.prepared.data, this.prepared.words));
   }
 
   get targets(): SquareSet {
-    return new WordSquareSet(this.board, this.prepared.data, 2 * this.prepared.words);
+    return (this.cachedTargets ??= new WordSquareSet(this.board, this.prepared.data, 2 * this.prepared.words));
   }
 
   get layers(): SquareSet[] {
