@@ -11,8 +11,11 @@ export const MAX_BOARD_SIDE = 256;
 /** The standard board. */
 export const STANDARD_BOARD: Board = Object.freeze({ files: 8, ranks: 8 });
 
+/** Where a query's board comes from (a constant: a default array would be allocated per call). */
+const BOARD_PATH: InputPath = ['board'];
+
 /** Checks a board given by a user; absent means 8 x 8. Throws `InputError` naming the side. */
-export function resolveBoard(input: Board | null | undefined, path: InputPath = ['board']): Board {
+export function resolveBoard(input: Board | null | undefined, path: InputPath = BOARD_PATH): Board {
   if (input == null) return STANDARD_BOARD;
   const { files, ranks } = input;
   checkSide(files, [...path, 'files']);
