@@ -79,6 +79,7 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
   const words = (n + 31) >>> 5;
   const len = text.length;
   if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) return NOT_A_BITBOARD;
+  if (len === 18 && n === 64) return parseStandard(text, out, offset);
   let pos = len - 1;
   let w = 0;
   for (; pos >= 2; w++) {
@@ -96,6 +97,27 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
   for (; w < words; w++) out[offset + w] = 0;
   const rest = n & 31;
   if (rest !== 0 && out[offset + words - 1] >>> rest !== 0) return BEYOND_BOARD;
+  return null;
+}
+
+/** `parseWordsInto` for the commonest text of all: an 8 x 8 set with its 16 digits. */
+function parseStandard(text: string, out: Int32Array | number[], offset: number): string | null {
+  let hi = 0;
+  let lo = 0;
+  for (let i = 2; i < 10; i++) {
+    const c = text.charCodeAt(i);
+    const d = c < 128 ? HEX_VALUE[c] : -1;
+    if (d < 0) return NOT_A_BITBOARD;
+    hi = (hi << 4) | d;
+  }
+  for (let i = 10; i < 18; i++) {
+    const c = text.charCodeAt(i);
+    const d = c < 128 ? HEX_VALUE[c] : -1;
+    if (d < 0) return NOT_A_BITBOARD;
+    lo = (lo << 4) | d;
+  }
+  out[offset] = lo;
+  out[offset + 1] = hi;
   return null;
 }
 
