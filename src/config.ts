@@ -41,10 +41,22 @@ export interface Config {
   host: string;
   /** Prisma-style SQLite URL of the store. */
   databaseUrl: string;
-  /** Entries of the in-memory LRU in front of the result cache table. */
-  cacheLruSize: number;
-  /** Most rows of the result cache table. */
-  cacheMaxRows: number;
+  /** Most bytes of the result cache table (rows and their keys); least recently used rows go first. */
+  cacheMaxBytes: number;
+  /** Most stored bytes of one saved analysis (its queries, title, notes and FEN). */
+  maxAnalysisBytes: number;
+  /** Most stored bytes of all saved analyses together; saves past it are refused. */
+  analysesMaxBytes: number;
+  /** Worker threads that run engine work (0: one fewer than the cores, at least one). */
+  workerThreads: number;
+  /** Most engine tasks waiting for a worker; past it new heavy work is refused (OVERLOADED). */
+  workQueue: number;
+  /** Heavy requests (those whose estimated work needs the workers) executing at once. */
+  heavyRequests: number;
+  /** Heavy requests waiting for a turn; past it they are refused at once with HTTP 503. */
+  admissionQueue: number;
+  /** Longest wait of a heavy request for its turn, ms; then HTTP 503. */
+  admissionTimeoutMs: number;
   /** Hot results kept ready to serve in memory (0: none). */
   resultMemoSize: number;
   /** Whole responses of requests answered from memoised results, kept to send again (0: none). */
@@ -79,8 +91,14 @@ export const DEFAULTS = {
   PORT: 4000,
   HOST: '0.0.0.0',
   DATABASE_URL: 'file:./data/chess-paths.db',
-  CACHE_LRU_SIZE: 10_000,
-  CACHE_MAX_ROWS: 100_000,
+  CACHE_MAX_BYTES: 268_435_456,
+  MAX_ANALYSIS_BYTES: 1_048_576,
+  ANALYSES_MAX_BYTES: 268_435_456,
+  WORKER_THREADS: 0,
+  WORK_QUEUE: 256,
+  HEAVY_REQUESTS: 4,
+  ADMISSION_QUEUE: 16,
+  ADMISSION_TIMEOUT_MS: 2000,
   RESULT_MEMO_SIZE: 1000,
   RESPONSE_CACHE_SIZE: 1000,
   CACHE_WRITE_QUEUE: 10_000,
@@ -98,7 +116,7 @@ export const DEFAULTS = {
   MAX_BODY_BYTES: 1_048_576,
   MAX_TEXT_LENGTH: 10_000,
   ENGINE_BUDGET_MS: 2000,
-  MAX_RESPONSE_BYTES: 67_108_864,
+  MAX_RESPONSE_BYTES: 16_777_216,
   SHUTDOWN_TIMEOUT_MS: 10_000,
   RATE_LIMIT_MUTATIONS: 60,
   RATE_LIMIT_WINDOW_MS: 60_000,
@@ -152,8 +170,14 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 0, 65535),
     host: text(env, 'HOST'),
     databaseUrl: text(env, 'DATABASE_URL'),
-    cacheLruSize: integer(env, 'CACHE_LRU_SIZE', 0),
-    cacheMaxRows: integer(env, 'CACHE_MAX_ROWS', 0),
+    cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 0),
+    maxAnalysisBytes: integer(env, 'MAX_ANALYSIS_BYTES', 1),
+    analysesMaxBytes: integer(env, 'ANALYSES_MAX_BYTES', 0),
+    workerThreads: integer(env, 'WORKER_THREADS', 0, 256),
+    workQueue: integer(env, 'WORK_QUEUE', 1),
+    heavyRequests: integer(env, 'HEAVY_REQUESTS', 1),
+    admissionQueue: integer(env, 'ADMISSION_QUEUE', 0),
+    admissionTimeoutMs: integer(env, 'ADMISSION_TIMEOUT_MS', 0),
     resultMemoSize: integer(env, 'RESULT_MEMO_SIZE', 0),
     responseCacheSize: integer(env, 'RESPONSE_CACHE_SIZE', 0),
     cacheWriteQueue: integer(env, 'CACHE_WRITE_QUEUE', 1),

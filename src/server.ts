@@ -5,9 +5,11 @@
  * or if it fails to open, path questions are answered by the engine alone and analyses report
  * SERVICE_UNAVAILABLE; a store that failed to open is opened again after DATABASE_RETRY_MS
  * (doubling up to a minute; not after a migration error, which needs a person). `/health` is 200
- * only while the store is open and healthy. `close()` stops accepting connections, lets requests
- * in flight finish (up to SHUTDOWN_TIMEOUT_MS), writes the cache entries still queued, then closes
- * the database. Run directly (`node dist/server.js`), it reads the environment and shuts down
+ * only while the store is open and healthy. Heavy engine work runs on a pool of worker threads
+ * (`graphql/work/pool.ts`) started here. `close()` stops accepting connections, lets requests in
+ * flight finish, writes what it can of the cache entries still queued, ends the workers and closes
+ * the database, all within SHUTDOWN_TIMEOUT_MS (queued cache entries past it are dropped: they are
+ * only a cache). Run directly (`node dist/server.js`), it reads the environment and shuts down
  * gracefully on SIGTERM/SIGINT.
  */
 import { createServer } from 'node:http';
@@ -20,9 +22,13 @@ import type { Services } from './graphql/context.js';
 import { defaultEngine, type EngineApi } from './graphql/engine.js';
 import { ResultMemo } from './graphql/memo.js';
 import { CacheWriter } from './graphql/cache-writer.js';
+import { EngineBudget } from './graphql/budget.js';
+import { Admission } from './graphql/admission.js';
+import { WorkDispatcher } from './graphql/work/dispatch.js';
+import { EnginePool } from './graphql/work/pool.js';
 import { createRequestHandler, type HealthReport } from './http/handler.js';
-import { createLogger } from './http/logger.js';
-import { createMetrics, type Metrics } from './http/metrics.js';
+import { createLogger } from './observability/logger.js';
+import { createMetrics, type Metrics } from './observability/metrics.js';
 import type { Store, StoreOptions } from './store/types.js';
 
 /** Longest wait between two attempts to open the database. */
@@ -36,6 +42,8 @@ export interface ServerDeps {
   openStore?: ((options: StoreOptions) => Promise<Store>) | null;
   /** Logger (default: pino at the configured level). */
   logger?: Logger;
+  /** False: no worker threads, all engine work on the main thread (default true). */
+  workers?: boolean;
 }
 
 /** A started server. */
@@ -61,6 +69,8 @@ function storeOpener(logger: Logger) {
     return openStore(options, { logger: logger.child({ component: 'store' }) });
   };
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /** Time `/health` waits for the database's answer. */
 const HEALTH_TIMEOUT_MS = 2000;
@@ -92,9 +102,23 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   let openFailure: string | undefined;
   let stopping = false;
 
-  const cacheWriter = new CacheWriter({ store: () => store, metrics, logger, maxPending: config.cacheWriteQueue });
+  const pool = deps.workers === false ? undefined : new EnginePool({ threads: config.workerThreads, maxQueue: config.workQueue });
+  const cacheWriter = new CacheWriter({
+    store: () => store,
+    metrics,
+    logger,
+    maxPending: config.cacheWriteQueue,
+    // The writer's own account: no budget, but its encoding runs where its size says.
+    work: new WorkDispatcher(pool, new EngineBudget(0)),
+  });
+  const admission = new Admission({
+    slots: config.heavyRequests,
+    queue: config.admissionQueue,
+    timeoutMs: config.admissionTimeoutMs,
+  });
   const services: Services = {
     engine: deps.engine ?? defaultEngine,
+    pool,
     store: () => store,
     limits: config.limits,
     metrics,
@@ -121,7 +145,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   httpServer.requestTimeout = 60_000;
-  const apollo = createApollo({ config, httpServer, logger, metrics });
+  const apollo = createApollo({ config, httpServer, logger, metrics, admission });
   await apollo.start();
   httpServer.on('request', createRequestHandler({ config, apollo, services, metrics, logger, health }));
 
@@ -144,8 +168,9 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     if (!openStore || stopping) return Promise.resolve();
     opening = openStore({
       databaseUrl: config.databaseUrl,
-      lruSize: config.cacheLruSize,
-      maxCacheRows: config.cacheMaxRows,
+      maxCacheBytes: config.cacheMaxBytes,
+      maxAnalysisBytes: config.maxAnalysisBytes,
+      maxAnalysesBytes: config.analysesMaxBytes,
       busyTimeoutMs: config.databaseBusyTimeoutMs,
       retryMs: config.databaseRetryMs,
     }).then(
@@ -183,13 +208,18 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const close = (): Promise<void> => {
     closing ??= (async () => {
       stopping = true;
+      const deadline = performance.now() + config.shutdownTimeoutMs;
+      const left = () => Math.max(0, deadline - performance.now());
       clearTimeout(retryTimer);
       logger.info('shutting down: finishing requests in flight');
-      await apollo.stop();
+      // Requests in flight get most of the time; past the grace period their connections are cut.
+      await Promise.race([apollo.stop(), sleep(left())]);
+      // Engine work still running belongs to requests that can no longer be answered.
+      await pool?.close();
       // A store still opening is closed by `open` itself once it opens (`stopping` is set).
-      await Promise.race([opening, new Promise((resolve) => setTimeout(resolve, config.shutdownTimeoutMs).unref())]);
-      // Every response has been sent, so every fresh result is queued: write them all now.
-      await cacheWriter.flush();
+      await Promise.race([opening, sleep(left())]);
+      // Write what fits in the time left; the rest is only a cache.
+      await cacheWriter.flush(left());
       if (store) {
         const opened = store;
         store = undefined;

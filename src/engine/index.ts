@@ -2,7 +2,8 @@
  * chess-paths engine: all shortest paths of chess pieces by Westcott's bitboard flood fill.
  * Pure computation, no I/O; importable on its own as the package's main export.
  */
-export { solve, solveBatch, solvePrepared, restoreResult, Solution, type SolveOptions } from './solve.js';
+export { solve, solveBatch, solvePrepared, restoreResult, solutionFromPacked, Solution, type SolveOptions } from './solve.js';
+export { packLayers, encodeLayers, decodeLayers, checkPacked, layerCount, packedBytes, type PackedLayers } from './packed.js';
 export { prepareQuery, prepareCanonical, Prepared } from './query.js';
 export { parseSquare, squareName, fileName } from './squares.js';
 export { parseBitboard, formatBitboard, WordSquareSet } from './bitset.js';

@@ -2,10 +2,12 @@
  * Where a result keeps its layers. The 8 x 8 fast path and stored results keep them dense (a
  * few words a layer); the general fill keeps them as sparse word lists, since a 256 x 256
  * answer with hundreds of layers would otherwise be megabytes of zeros. Both hand out lazy
- * `SquareSet`s, so a caller that reads only the distance never formats a layer.
+ * `SquareSet`s, so a caller that reads only the distance never formats a layer. Results that
+ * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
 import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
 import type { SparseLayers } from './fill.js';
+import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -99,3 +101,53 @@ class SparseSquareSet implements SquareSet {
   }
 }
 
+
+/** Layers as packed square lists (results moved between threads or read from a store). */
+export class PackedLayerStore implements LayerStore {
+  readonly count: number;
+  constructor(private readonly packed: PackedLayers) {
+    this.count = layerCount(packed);
+  }
+
+  layer(k: number, board: Board): SquareSet {
+    const { squares, starts } = this.packed;
+    return new IndexSquareSet(board, squares.subarray(starts[k], starts[k + 1]));
+  }
+
+  orInto(k: number, out: Int32Array): void {
+    const { squares, starts } = this.packed;
+    for (let i = starts[k]; i < starts[k + 1]; i++) out[squares[i] >>> 5] |= 1 << (squares[i] & 31);
+  }
+}
+
+/** A square set given by its increasing square indices. */
+class IndexSquareSet implements SquareSet {
+  private cachedIndices: number[] | undefined = undefined;
+  private cachedBitboard: string | undefined = undefined;
+  constructor(
+    private readonly board: Board,
+    private readonly list: Uint16Array,
+  ) {}
+
+  get bitboard(): string {
+    if (this.cachedBitboard === undefined) {
+      const n = this.board.files * this.board.ranks;
+      const words = new Int32Array((n + 31) >>> 5);
+      for (const v of this.list) words[v >>> 5] |= 1 << (v & 31);
+      this.cachedBitboard = formatWords(words, 0, n);
+    }
+    return this.cachedBitboard;
+  }
+
+  get indices(): number[] {
+    return (this.cachedIndices ??= Array.from(this.list));
+  }
+
+  get squares(): string[] {
+    return Array.from(this.list, (i) => squareName(i, this.board));
+  }
+
+  get count(): number {
+    return this.list.length;
+  }
+}

@@ -10,7 +10,8 @@ import { InputError } from './errors.js';
 import { wordFillOf } from './fill.js';
 import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHITE_PAWN } from './fill64.js';
 import { geometryOf } from './geometry.js';
-import { DenseLayers, SparseLayerStore, type LayerStore } from './layers.js';
+import { DenseLayers, PackedLayerStore, SparseLayerStore, type LayerStore } from './layers.js';
+import { checkPacked, type PackedLayers } from './packed.js';
 import { decodeCursor, encodeCursor, PathGraph } from './paths.js';
 import { allocateWords, prepareCanonical, prepareQuery, Prepared, type Words } from './query.js';
 import { squareName } from './squares.js';
@@ -229,4 +230,22 @@ export function restoreResult(problem: CanonicalProblem, layers: readonly string
   });
   if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
   return new Solution(prepared, new DenseLayers(dense, words, layers.length), true, pathCount);
+}
+
+/**
+ * A result from packed layers computed elsewhere (a worker thread, a store). With `check`, the
+ * layers are first checked against the problem (`checkPacked` throws an `Error` when they do not
+ * fit it); without, they are trusted, as the engine's own output.
+ */
+export function solutionFromPacked(
+  prepared: Prepared,
+  packed: PackedLayers,
+  options: { cached: boolean; pathCount?: bigint; check?: boolean },
+): Solution {
+  if (options.check) {
+    checkPacked(packed, prepared.data, prepared.words);
+    const { pathCount } = options;
+    if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
+  }
+  return new Solution(prepared, new PackedLayerStore(packed), options.cached, options.pathCount);
 }

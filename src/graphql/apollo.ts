@@ -1,7 +1,8 @@
 /**
- * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, cost,
- * directives) and graphql-js's token limit with the configured limits, CSRF prevention, the
- * mutation rate limit, the error formatter, the offline playground (or no landing page at all),
+ * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, directives)
+ * and graphql-js's token limit with the configured limits, CSRF prevention, the mutation rate
+ * limit, the operation cost computed with its variables and admission control for heavy
+ * operations (`cost.ts`, `admission.ts`: HTTP 503 OVERLOADED past it), the error formatter, the offline playground (or no landing page at all),
  * the drain plugin that lets shutdown finish requests in flight, a refusal of subscription
  * operations (there is no Subscription type; graphql-js would fail them as an internal error),
  * and a last word on whether a response may be replayed from the response cache (not with
@@ -9,15 +10,18 @@
  * repeated query costs neither parse nor validation.
  */
 import type { Server } from 'node:http';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, type GraphQLErrorExtensions } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Metrics } from '../http/metrics.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Admission } from './admission.js';
 import type { Context } from './context.js';
+import { costPlugin, HEAVY_WORK } from './cost.js';
+import { OverloadedError } from './work/pool.js';
 import { createFormatError } from './errors.js';
 import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin, RateLimiter } from './rate-limit.js';
@@ -32,13 +36,15 @@ export function createApollo(options: {
   httpServer: Server;
   logger: Logger;
   metrics: Metrics;
+  admission: Admission;
 }): ApolloServer<Context> {
-  const { config, httpServer, logger, metrics } = options;
+  const { config, httpServer, logger, metrics, admission } = options;
   const { limits } = config;
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth },
     maxAliases: { n: limits.maxAliases },
-    costLimit: { maxCost: limits.maxCost },
+    // Cost is computed with the request's variables, before execution (`cost.ts`).
+    costLimit: { enabled: false },
     // Tokens are limited by graphql-js's own parser option below: armor's token plugin parses
     // every document a second time and turns a syntax error into a 500.
     maxTokens: { enabled: false },
@@ -47,11 +53,28 @@ export function createApollo(options: {
     blockFieldSuggestion: { enabled: !config.introspection },
   }).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
-    ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownTimeoutMs }),
+    // Most of the shutdown time goes to requests in flight; the rest to the cache and the database.
+    ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6) }),
     // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
     ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
+    // After the rate limit: a refused mutation never takes a place at admission.
+    costPlugin<Context>(limits, async ({ contextValue }, { work }) => {
+      if (work <= HEAVY_WORK) return;
+      try {
+        contextValue.release = await admission.acquire();
+      } catch (err) {
+        if (!(err instanceof OverloadedError)) throw err;
+        metrics.graphqlErrors.inc({ code: 'OVERLOADED' });
+        throw new GraphQLError(err.message, {
+          extensions: {
+            code: 'OVERLOADED',
+            http: { status: 503, headers: new HeaderMap([['retry-after', String(err.retryAfterSeconds)]]) },
+          } as unknown as GraphQLErrorExtensions,
+        });
+      }
+    }),
     {
       async requestDidStart() {
         return {
@@ -62,6 +85,7 @@ export function createApollo(options: {
             });
           },
           async willSendResponse({ contextValue, operation, response }) {
+            contextValue.release?.();
             const body = response.body;
             if (operation?.operation !== 'query' || body.kind !== 'single' || body.singleResult.errors?.length) {
               contextValue.replay.allowed = false;

@@ -1,21 +1,22 @@
 /**
- * The per-request time budget for engine work (`ENGINE_BUDGET_MS`), and the time slicing that
- * keeps one request's engine work from holding the event loop.
+ * The per-request account of engine work (`ENGINE_BUDGET_MS`), and the time slicing of the engine
+ * work that stays on the main thread.
  *
- * Engine work runs on the main thread, in the loader's `solveBatch` calls and in the lazy fields
- * the resolvers read (path counts, paths, distance maps, pictures). Every such piece is timed and
- * charged to the request's budget; once the budget is spent, the next piece is refused with an
- * `EngineBudgetError` (`ENGINE_BUDGET_EXCEEDED`), so a request overruns its budget by at most one
- * slice. Worker threads were not used: results are lazy objects read field by field by graphql-js,
- * so the expensive part of a heavy request (its lazy fields) would still run here, and moving the
- * eager part would cost a copy of every result; slicing bounds both with one mechanism.
+ * The account lives in shared memory (one Int32 of microseconds in a SharedArrayBuffer), so the
+ * worker threads that run the request's heavy tasks add their time to it and read it between
+ * items, exactly as the main thread does: once it is spent, the request's running tasks stop
+ * within one item, its queued tasks are cancelled (`signal`), and the next piece of work is
+ * refused with an `EngineBudgetError` (`ENGINE_BUDGET_EXCEEDED`). Nothing of a cut-off request
+ * goes on in the background.
  *
- * Slicing: after about `SLICE_MS` of engine work without a pause, the next piece waits for the
- * event loop (`setImmediate`), so other requests' I/O and small solves go on in between.
+ * Work small enough to stay on the main thread (8 x 8 fills, small lazy fields) is timed and
+ * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for the
+ * event loop (`setImmediate`), so other requests are served in between.
  */
+import type { BudgetCell } from './work/tasks.js';
 
 /** Longest stretch of engine work of one request before it lets the event loop run. */
-export const SLICE_MS = 10;
+export const SLICE_MS = 5;
 
 /** Engine work of a request went over `ENGINE_BUDGET_MS`. */
 export class EngineBudgetError extends Error {
@@ -37,7 +38,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 /** One request's engine-time account. */
 export class EngineBudget {
-  #spentMs = 0;
+  /** Spent microseconds (cell 0) and a cancelled flag (cell 1), shared with the worker threads. */
+  readonly #spent = new Int32Array(new SharedArrayBuffer(8));
+  readonly #abort = new AbortController();
   #sinceYieldMs = 0;
   /** Lazy pieces waiting in the queue, and the end of the queue. */
   #queued = 0;
@@ -46,14 +49,54 @@ export class EngineBudget {
   /** `budgetMs` 0 means no budget (slicing still applies). */
   constructor(readonly budgetMs: number) {}
 
-  /** Throws `EngineBudgetError` once the budget is spent. */
-  check(): void {
-    if (this.budgetMs > 0 && this.#spentMs >= this.budgetMs) throw new EngineBudgetError(this.budgetMs, this.#spentMs);
+  /** Engine time spent so far, ms (main thread and workers). */
+  get spentMs(): number {
+    return Atomics.load(this.#spent, 0) / 1000;
   }
 
-  /** Adds engine time measured elsewhere. */
+  /** The account as the workers see it. */
+  get cell(): BudgetCell {
+    return { spent: this.#spent, limitMicros: this.budgetMs * 1000 };
+  }
+
+  /** Aborted once the budget is spent or the request's work is cancelled: queued tasks are dropped. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /** True once the budget is spent. */
+  get exhausted(): boolean {
+    return this.budgetMs > 0 && this.spentMs >= this.budgetMs;
+  }
+
+  /** Throws `EngineBudgetError` (and cancels the request's queued work) once the budget is spent. */
+  check(): void {
+    if (this.#abort.signal.aborted) throw this.#abort.signal.reason;
+    if (this.exhausted) {
+      this.cancel();
+      throw new EngineBudgetError(this.budgetMs, this.spentMs);
+    }
+  }
+
+  /**
+   * Cancels the request's remaining work: nothing more is started, queued tasks are dropped, and
+   * every later piece fails with `reason` (by default the budget's own error).
+   */
+  cancel(reason?: Error): void {
+    if (this.#abort.signal.aborted) return;
+    this.#abort.abort(reason ?? new EngineBudgetError(this.budgetMs, this.spentMs));
+    // Workers stop between items once they see the flag.
+    Atomics.store(this.#spent, 1, 1);
+  }
+
+  /** Notes main-thread work already charged to the account (by `runTask`), for pacing. */
+  ranInline(ms: number): void {
+    this.#sinceYieldMs += ms;
+  }
+
+  /** Adds engine time of the main thread. */
   charge(ms: number): void {
-    this.#spentMs += ms;
+    Atomics.add(this.#spent, 0, Math.min(0x3fffffff, Math.ceil(ms * 1000)));
     this.#sinceYieldMs += ms;
   }
 

@@ -8,18 +8,28 @@
  * anyway. While the database is unavailable the store refuses writes at once; those refusals are
  * counted but logged at most every few seconds (the store logs when it becomes unavailable).
  *
- * Writing through Prisma costs CPU on the event loop (tens of microseconds a row), so under a
- * sustained stream of new questions the writer could take most of the loop and leave requests
- * waiting. It therefore rests after each write for as long as the write took: at most half the
- * loop goes to cache writes, and when that is not enough the queue bound sheds the excess.
+ * Results are encoded (the engine's compact codec, `src/engine/packed.ts`) by the work dispatcher,
+ * on the worker pool when they are large, and stored as bytes. Writing through Prisma still costs
+ * CPU on the event loop (tens of microseconds a row), so under a sustained stream of new questions
+ * the writer could take most of the loop; it therefore rests after each write for as long as the
+ * write took: at most half the loop goes to cache writes, and when that is not enough the queue
+ * bound (results, and bytes of packed layers) sheds the excess.
+ *
+ * At shutdown `flush(ms)` writes what it can in the time left and drops the rest: unwritten
+ * entries are only a cache.
  */
 import type { Logger } from 'pino';
+import { encodeLayers as encodeLayersHere, packedBytes } from '../engine/index.js';
 import type { PathResult } from '../engine/types.js';
-import type { Metrics } from '../http/metrics.js';
-import { DatabaseUnavailableError, type Store } from '../store/types.js';
+import type { Metrics } from '../observability/metrics.js';
+import { DatabaseUnavailableError, type Store, type StoredResult } from '../store/types.js';
+import type { WorkDispatcher } from './work/dispatch.js';
+import { packedOf } from './work/handles.js';
 
 /** Most results in one `putMany`. */
 const MAX_PER_WRITE = 100;
+/** Most bytes of packed layers waiting to be written. */
+const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 /** Least time between two log lines about writes refused by an unavailable database. */
 const UNAVAILABLE_LOG_MS = 10_000;
 
@@ -30,14 +40,18 @@ export interface CacheWriterOptions {
   logger: Logger;
   /** Most results waiting to be written. */
   maxPending: number;
+  /** Encodes results (on the pool when large); without one, they are encoded on this thread. */
+  work?: WorkDispatcher;
 }
 
 /** Serialises and coalesces cache writes. */
 export class CacheWriter {
   readonly #options: CacheWriterOptions;
   #queue: PathResult[] = [];
+  #queuedBytes = 0;
   #running: Promise<void> | undefined;
   #hurry = false;
+  #dropping = false;
   #lastUnavailableLog = -Infinity;
 
   constructor(options: CacheWriterOptions) {
@@ -47,12 +61,17 @@ export class CacheWriter {
   /** Queues results for the next write and starts one if none is running. */
   enqueue(results: readonly PathResult[]): void {
     if (results.length === 0 || !this.#options.store()) return;
-    this.#queue.push(...results);
-    const excess = this.#queue.length - this.#options.maxPending;
-    if (excess > 0) {
-      this.#queue.splice(0, excess);
-      this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
+    if (this.#dropping) return;
+    for (const result of results) {
+      this.#queue.push(result);
+      this.#queuedBytes += packedBytes(packedOf(result));
     }
+    let excess = 0;
+    while (this.#queue.length > 0 && (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)) {
+      this.#queuedBytes -= packedBytes(packedOf(this.#queue.shift() as PathResult));
+      excess++;
+    }
+    if (excess > 0) this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
     this.#running ??= this.#drain().finally(() => {
       this.#running = undefined;
     });
@@ -63,14 +82,45 @@ export class CacheWriter {
     while (this.#running) await this.#running;
   }
 
-  /** Writes everything queued without resting between writes (shutdown), then resolves. */
-  async flush(): Promise<void> {
+  /**
+   * Writes what is queued without resting between writes, for at most `ms` (shutdown); what is
+   * still queued then is dropped, and nothing queued later is kept.
+   */
+  async flush(ms = Infinity): Promise<void> {
     this.#hurry = true;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      if (Number.isFinite(ms)) timer = setTimeout(resolve, ms);
+    });
     try {
-      await this.idle();
+      await Promise.race([this.idle(), late]);
     } finally {
+      clearTimeout(timer);
       this.#hurry = false;
     }
+    if (this.#queue.length > 0) {
+      this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, this.#queue.length);
+      this.#options.logger.warn({ results: this.#queue.length }, 'shutdown: unwritten cache entries dropped');
+    }
+    this.#dropping = true;
+    this.#queue = [];
+    this.#queuedBytes = 0;
+  }
+
+  /** Encodes results into the rows the store keeps (results that fail to encode are skipped). */
+  async #rows(batch: readonly PathResult[]): Promise<StoredResult[]> {
+    const packed = batch.map(packedOf);
+    const weights = packed.map((p) => p.squares.length);
+    const encoded = this.#options.work
+      ? await this.#options.work.run('encode', packed, weights)
+      : packed.map((p) => encodeLayersHere(p));
+    const rows: StoredResult[] = [];
+    batch.forEach((result, i) => {
+      const layers = encoded[i];
+      if (!(layers instanceof Uint8Array)) return;
+      rows.push({ key: result.key, problem: result.problem, distance: result.distance, layers, pathCount: result.knownPathCount });
+    });
+    return rows;
   }
 
   async #drain(): Promise<void> {
@@ -83,9 +133,10 @@ export class CacheWriter {
         return;
       }
       const batch = this.#queue.splice(0, MAX_PER_WRITE);
+      for (const result of batch) this.#queuedBytes -= packedBytes(packedOf(result));
       const started = performance.now();
       try {
-        await store.cache.putMany(batch);
+        await store.cache.putMany(await this.#rows(batch));
       } catch (err) {
         this.#options.metrics.cacheErrors.inc({ operation: 'put' });
         const unavailable = err instanceof DatabaseUnavailableError;

@@ -1,30 +1,33 @@
 /**
- * Per-request GraphQL context: the long-lived services plus one fresh result loader, so that every
- * path question of a request (aliases, batch lists, Position.paths, Analysis.results) shares one
- * DataLoader and identical questions are solved once per request. Results the engine solved for
- * this request are kept in `fresh` and handed to the cache writer by `persistFresh` once the
- * response is out; the server waits for the writer at shutdown. Each request also gets its own
- * engine-time budget (`budget.ts`), shared by the loader and the lazy fields, carries the
- * client's address for the mutation rate limit, and records whether its response may be kept in
- * the response cache (`src/http/response-cache.ts`): yes only when it served memoised path results
- * and touched nothing else with state.
+ * Per-request GraphQL context: the long-lived services plus what belongs to one request: its
+ * engine budget (`budget.ts`), shared by every piece of its engine work wherever it runs; its
+ * work dispatcher (main thread or worker pool, `work/dispatch.ts`); one result loader, so that
+ * every path question of the request (aliases, batch lists, Position.paths, Analysis.results)
+ * shares one DataLoader and identical questions are solved once; one loader of lazy fields for
+ * the pool; its account of answer bytes (`output.ts`); the results it solved, handed to the cache
+ * writer once the response is out (`persistFresh`); the client's address for the mutation rate
+ * limit; and whether its response may be replayed from the response cache.
  */
 import type { Logger } from 'pino';
 import type { Limits } from '../config.js';
-import type { Metrics } from '../http/metrics.js';
 import type { PathResult } from '../engine/types.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { Store } from '../store/types.js';
-import type { EngineApi } from './engine.js';
 import { EngineBudget } from './budget.js';
-import { OutputBudget } from './output.js';
 import type { CacheWriter } from './cache-writer.js';
-import type { Prepared } from './engine.js';
+import type { EngineApi, Prepared } from './engine.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
 import type { ResultMemo } from './memo.js';
+import { OutputBudget } from './output.js';
+import { WorkDispatcher } from './work/dispatch.js';
+import { createFieldLoader, type FieldLoader } from './work/fields.js';
+import type { EnginePool } from './work/pool.js';
 
 /** Long-lived dependencies shared by all requests. */
 export interface Services {
   engine: EngineApi;
+  /** Worker threads for heavy engine work; undefined: everything runs on the main thread. */
+  pool: EnginePool | undefined;
   /** The store once it is open; undefined while opening, when disabled or when it failed. */
   store(): Store | undefined;
   limits: Limits;
@@ -40,13 +43,17 @@ export interface Services {
 export interface Context {
   services: Services;
   loader: ResultLoader;
+  /** Lazy fields computed on the worker pool, batched per tick. */
+  fields: FieldLoader;
+  /** Where this request's engine work runs. */
+  work: WorkDispatcher;
   /** Results solved (not found in the cache) during this request. */
   fresh: PathResult[];
   /** This request's engine-time account (ENGINE_BUDGET_MS). */
   budget: EngineBudget;
   /** This request's account of large output (MAX_RESPONSE_BYTES). */
   output: OutputBudget;
-  /** Holds the loader's batch while a long list is prepared in slices. */
+  /** Holds the loader's batch back while a long list is prepared in slices. */
   preparing: PreparationGate;
   /** The client's IP address (the TCP peer), for the mutation rate limit. */
   clientAddress: string;
@@ -57,17 +64,29 @@ export interface Context {
    * hands resolvers a shallow copy of the context.
    */
   replay: { allowed: boolean | undefined };
+  /** Gives back the request's place at admission, when it took one (a heavy request). */
+  release?: () => void;
 }
 
 /** A context for one request from `clientAddress`. */
 export function createContext(services: Services, clientAddress = 'unknown'): Context {
   const fresh: PathResult[] = [];
   const budget = new EngineBudget(services.limits.engineBudgetMs);
-  const replay = { allowed: undefined };
-  const output = new OutputBudget(services.limits.maxResponseBytes);
+  const work = new WorkDispatcher(services.pool, budget);
   const preparing = new PreparationGate();
-  const loader = createResultLoader(services, fresh, budget, preparing);
-  return { services, loader, fresh, budget, output, preparing, clientAddress, replay };
+  const loader = createResultLoader({ services, budget, work, fresh, gate: preparing });
+  return {
+    services,
+    loader,
+    fields: createFieldLoader(work),
+    work,
+    fresh,
+    budget,
+    output: new OutputBudget(services.limits.maxResponseBytes),
+    preparing,
+    clientAddress,
+    replay: { allowed: undefined },
+  };
 }
 
 /** Marks the request's response as one never to replay (it depends on state). */

@@ -12,8 +12,9 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
-import type { Metrics } from '../http/metrics.js';
-import { DatabaseUnavailableError, ForbiddenError, NotFoundError } from '../store/types.js';
+import type { Metrics } from '../observability/metrics.js';
+import { DatabaseUnavailableError, ForbiddenError, NotFoundError, StorageLimitError } from '../store/types.js';
+import { OverloadedError } from './work/pool.js';
 import { EngineBudgetError } from './budget.js';
 import { LimitError } from './limits.js';
 import { ResponseTooLargeError } from './output.js';
@@ -130,15 +131,19 @@ export function createFormatError(options: FormatErrorOptions) {
         ...keep,
         extensions: { code: 'RESPONSE_TOO_LARGE', limit: 'MAX_RESPONSE_BYTES', max: cause.maxBytes },
       };
+    } else if (cause instanceof OverloadedError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'OVERLOADED', retryAfter: cause.retryAfterSeconds } };
+    } else if (cause instanceof StorageLimitError) {
+      out = { message: cause.message, ...keep, extensions: { code: 'STORAGE_LIMIT_EXCEEDED', limit: cause.variable, max: cause.max } };
     } else if (cause instanceof UnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
     } else if (cause instanceof DatabaseUnavailableError) {
       out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE', reason: cause.reason } };
     } else if (isCodelessRequestError(error)) {
       out = { message: formatted.message, ...keep, extensions: { code: 'BAD_REQUEST' } };
-    } else if (formatted.extensions?.code === 'RATE_LIMITED' || formatted.extensions?.code === 'BAD_REQUEST') {
+    } else if (['RATE_LIMITED', 'BAD_REQUEST', 'OVERLOADED'].includes(String(formatted.extensions?.code)) || formatted.extensions?.limit === 'MAX_COST') {
       // A refusal of the request as sent (rate limit, subscription, malformed): no stack trace.
-      const { stacktrace: _stack, ...extensions } = formatted.extensions;
+      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
       out = { message: formatted.message, ...keep, extensions };
     } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {
       // A bad scalar literal fails validation; it is still the user's input.

@@ -1,41 +1,33 @@
 /**
  * The per-request result loader: a DataLoader keyed by the engine's canonical key. All path
  * questions of one request that resolve in the same tick arrive as one batch; the batch function
- * asks the persistent cache for all of them at once (`getMany`), hands every distinct miss to the
- * engine's `solveBatch`, and collects the fresh results; the request's context writes them with
- * one `putMany` after the response has been sent (`persistFresh`). Without a store (tests, or a
- * database that failed to open) it simply solves. A cache failure is logged and treated as a
- * miss: path questions keep being answered from the engine.
+ * asks the persistent cache for all of them (`getMany`, in bounded chunks), decodes the rows it
+ * finds and solves every distinct miss. The fresh results go to the request's `fresh` list, which
+ * the cache writer takes once the response has been sent. Without a store (tests, or a database
+ * that failed to open) it simply solves. A cache failure is logged and treated as a miss.
  *
- * One `solveBatch` call per time slice: the misses go to the engine in as few calls as fit in
- * about `SLICE_MS` each (sized by board squares, adjusted to the time the previous call took),
- * which for 8 x 8 boards means one call for any batch the limits allow. Between calls the loader
- * lets the event loop run and checks the request's engine budget (`budget.ts`), so a request of
- * hundreds of large problems neither blocks other requests nor runs past ENGINE_BUDGET_MS; a
- * single call could do neither. Results solved before a request is cut off are still written to
- * the cache, so the work is not lost.
+ * Where the work runs is the dispatcher's choice (`work/dispatch.ts`): 8 x 8 and other small
+ * problems on this thread in slices (through `EngineApi.solveBatch`, one call per slice of
+ * small problems), large ones and stored rows of any size on the worker pool, all on the
+ * request's engine budget. A result that arrives packed (from a worker or a row) is rebuilt
+ * here around its packed layers: no copy of the layers beyond the one message.
  *
  * A long list of questions is itself prepared in time slices (`resolvers/prepare.ts`); while one
  * is, the loader holds its batch back (`PreparationGate`), so the list's questions still join the
  * same batch as the request's other questions instead of splitting it.
  */
 import DataLoader from 'dataloader';
-import type { PathResult } from '../engine/types.js';
-import { SLICE_MS, type EngineBudget } from './budget.js';
+import { solutionFromPacked, type PackedLayers, type PathResult } from '../engine/index.js';
+import type { StoredResult } from '../store/types.js';
+import type { EngineBudget } from './budget.js';
 import type { Services } from './context.js';
 import type { Prepared } from './engine.js';
+import { INLINE_WEIGHT, type WorkDispatcher } from './work/dispatch.js';
+import { remember } from './work/handles.js';
+import { wireOf } from './work/tasks.js';
 
-/** Loads results by prepared problem, one engine call per slice of distinct misses. */
+/** Loads results by prepared problem. */
 export type ResultLoader = DataLoader<Prepared, PathResult, string>;
-
-/**
- * Board squares handed to one `solveBatch` call at first: 1,024 8 x 8 problems, or 16 of 64 x 64,
- * about 10 ms of the slowest kind (a king crossing a maze, about 140 ns a square).
- */
-export const SQUARES_PER_CALL = 65_536;
-/** Bounds of the adjusted size of a call, squares. */
-const MIN_SQUARES_PER_CALL = 1024;
-const MAX_SQUARES_PER_CALL = 16 * SQUARES_PER_CALL;
 
 /** Holds the loader's batch back while lists of the same request are still being prepared. */
 export class PreparationGate {
@@ -60,112 +52,136 @@ export class PreparationGate {
   }
 }
 
-/** A fresh loader for one request; solved (not cached) results are appended to `fresh`. */
-export function createResultLoader(services: Services, fresh: PathResult[], budget: EngineBudget, gate: PreparationGate): ResultLoader {
-  return new DataLoader<Prepared, PathResult, string>((batch) => loadResults(services, batch, fresh, budget), {
+/** What one request's loader works with. */
+export interface LoaderScope {
+  services: Services;
+  budget: EngineBudget;
+  work: WorkDispatcher;
+  /** Results solved (not found in the cache) during this request. */
+  fresh: PathResult[];
+  gate: PreparationGate;
+}
+
+/** A fresh loader for one request. */
+export function createResultLoader(scope: LoaderScope): ResultLoader {
+  return new DataLoader<Prepared, PathResult, string>((batch) => loadResults(scope, batch), {
     cacheKeyFn: (prepared) => prepared.key,
     // DataLoader's own timing (after the current promise jobs), then the gate.
     batchScheduleFn: (dispatch) => {
-      void Promise.resolve().then(() => process.nextTick(() => gate.whenOpen(dispatch)));
+      void Promise.resolve().then(() => process.nextTick(() => scope.gate.whenOpen(dispatch)));
     },
   });
 }
 
-/** The batch function: cache lookup, then the misses through `solveBatch` (appended to `fresh`). */
-export async function loadResults(
-  services: Services,
-  batch: readonly Prepared[],
-  fresh: PathResult[],
-  budget: EngineBudget,
-): Promise<(PathResult | Error)[]> {
-  const { metrics, logger } = services;
+/** Estimated cost of solving a problem: its board squares. */
+function solveWeight(prepared: Prepared): number {
+  return prepared.board.files * prepared.board.ranks;
+}
+
+/** The batch function: cache lookup and decoding, then the misses solved. */
+export async function loadResults(scope: LoaderScope, batch: readonly Prepared[]): Promise<(PathResult | Error)[]> {
+  const { metrics } = scope.services;
   metrics.batchSize.observe(batch.length);
-  const store = services.store();
-  let found: readonly (PathResult | undefined)[] = [];
-  if (store) {
-    try {
-      found = await store.cache.getMany(batch);
-    } catch (err) {
-      metrics.cacheErrors.inc({ operation: 'get' });
-      logger.warn({ err }, 'result cache lookup failed; solving instead');
-      found = [];
-    }
-  }
+  const store = scope.services.store();
   const out: (PathResult | Error)[] = new Array(batch.length);
-  const misses: number[] = [];
-  for (let i = 0; i < batch.length; i++) {
-    const hit = found[i];
-    if (hit) {
-      out[i] = hit;
-      services.memo.offer(hit, true);
-    } else {
-      misses.push(i);
-    }
-  }
+  let misses = batch.map((_, i) => i);
   if (store) {
+    misses = await loadCached(scope, batch, out, store.cache.getMany.bind(store.cache));
     metrics.cacheHits.inc(batch.length - misses.length);
     metrics.cacheMisses.inc(misses.length);
   }
-  if (misses.length > 0) await solveMisses(services, batch, misses, out, fresh, budget, store !== undefined);
+  if (misses.length > 0) await solveMisses(scope, batch, misses, out, store !== undefined);
   return out;
 }
 
-/** Solves `batch[misses[...]]` into `out`, one `solveBatch` call per slice. */
-async function solveMisses(
-  services: Services,
-  batch: readonly Prepared[],
-  misses: readonly number[],
-  out: (PathResult | Error)[],
-  fresh: PathResult[],
-  budget: EngineBudget,
-  haveStore: boolean,
-): Promise<void> {
-  const { engine, metrics, memo } = services;
-  let squaresPerCall = SQUARES_PER_CALL;
-  let next = 0;
-  if (budget.sliceUsed) await budget.pause();
-  while (next < misses.length) {
+type GetMany = (problems: readonly Prepared[]) => Promise<(StoredResult | undefined)[]>;
+
+/** Fills `out` with the results found in the store; returns the indices still missing. */
+async function loadCached(scope: LoaderScope, batch: readonly Prepared[], out: (PathResult | Error)[], getMany: GetMany): Promise<number[]> {
+  const { metrics, logger, memo } = scope.services;
+  let rows: readonly (StoredResult | undefined)[] = [];
+  try {
+    rows = await getMany(batch);
+  } catch (err) {
+    metrics.cacheErrors.inc({ operation: 'get' });
+    logger.warn({ err }, 'result cache lookup failed; solving instead');
+  }
+  const found: number[] = [];
+  for (let i = 0; i < batch.length; i++) if (rows[i]) found.push(i);
+  const decoded = await scope.work.run(
+    'decode',
+    found.map((i) => ({ problem: wireOf(batch[i]), layers: (rows[i] as StoredResult).layers })),
+    found.map((i) => 64 + (rows[i] as StoredResult).layers.length),
+  );
+  const missing = new Set(batch.map((_, i) => i));
+  found.forEach((i, j) => {
+    const packed = decoded[j];
+    if (packed instanceof Error) {
+      if (packed.name === 'EngineBudgetError' || packed.name === 'OverloadedError') {
+        out[i] = packed;
+        missing.delete(i);
+      } else {
+        logger.warn({ key: batch[i].key, err: packed }, 'unreadable cache row treated as a miss');
+      }
+      return;
+    }
+    const row = rows[i] as StoredResult;
+    const result = solutionFromPacked(batch[i], packed as PackedLayers, { cached: true, pathCount: row.pathCount });
+    remember(result, batch[i], packed as PackedLayers);
+    out[i] = result;
+    missing.delete(i);
+    memo.offer(result, true);
+  });
+  return [...missing];
+}
+
+/** Solves `batch[misses[...]]` into `out`: small problems here in slices, large ones on the pool. */
+async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misses: readonly number[], out: (PathResult | Error)[], haveStore: boolean): Promise<void> {
+  const { services, budget, work, fresh } = scope;
+  const small = misses.filter((i) => solveWeight(batch[i]) <= INLINE_WEIGHT);
+  const large = misses.filter((i) => solveWeight(batch[i]) > INLINE_WEIGHT);
+  const accept = (i: number, result: PathResult, packed?: PackedLayers) => {
+    remember(result, batch[i], packed);
+    out[i] = result;
+    fresh.push(result);
+    services.memo.offer(result, haveStore);
+  };
+  const pooled = work.run('solve', large.map((i) => wireOf(batch[i])), large.map((i) => solveWeight(batch[i]))).then((values) => {
+    services.metrics.engineSolves.inc(large.length);
+    large.forEach((i, j) => {
+      const value = values[j];
+      if (value instanceof Error) out[i] = value;
+      else accept(i, solutionFromPacked(batch[i], value as PackedLayers, { cached: false }), value as PackedLayers);
+    });
+  });
+  // Small problems: one `solveBatch` call per group, paced by the budget's slices.
+  for (let next = 0; next < small.length; ) {
+    if (budget.sliceUsed) await budget.pause();
     try {
       budget.check();
     } catch (err) {
-      for (; next < misses.length; next++) out[misses[next]] = err as Error;
-      return;
+      for (; next < small.length; next++) out[small[next]] = err as Error;
+      break;
     }
-    const chunk: number[] = [];
-    let squares = 0;
-    while (next < misses.length) {
-      const { files, ranks } = batch[misses[next]].problem;
-      if (chunk.length > 0 && squares + files * ranks > squaresPerCall) break;
-      chunk.push(misses[next++]);
-      squares += files * ranks;
-    }
+    const group = small.slice(next, next + 64);
+    next += group.length;
     const started = performance.now();
     let results: readonly PathResult[] | undefined;
     let failure: Error | undefined;
     try {
-      results = engine.solveBatch(chunk.map((i) => batch[i]));
+      results = services.engine.solveBatch(group.map((i) => batch[i]));
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));
     }
     const ms = performance.now() - started;
     budget.charge(ms);
-    metrics.engineSolves.inc(chunk.length);
-    metrics.engineSolveSeconds.observe(ms / 1000);
-    chunk.forEach((i, j) => {
+    services.metrics.engineSolves.inc(group.length);
+    services.metrics.engineSolveSeconds.observe(ms / 1000);
+    group.forEach((i, j) => {
       const result = results?.[j];
-      if (!result) {
-        out[i] = failure ?? new Error('the engine returned no result');
-        return;
-      }
-      out[i] = result;
-      fresh.push(result);
-      memo.offer(result, haveStore);
+      if (result) accept(i, result);
+      else out[i] = failure ?? new Error('the engine returned no result');
     });
-    if (next < misses.length) {
-      // Aim the next call at one slice, from what this one cost per square.
-      const target = ms > 0 ? (squares * SLICE_MS) / ms : MAX_SQUARES_PER_CALL;
-      squaresPerCall = Math.min(MAX_SQUARES_PER_CALL, Math.max(MIN_SQUARES_PER_CALL, Math.round(target)));
-      await budget.pause();
-    }
   }
+  await pooled;
 }

@@ -7,9 +7,10 @@
  *
  * With a store, only results that came from the persistent cache (`cached: true`) are kept, so
  * `cached` keeps its meaning: a fresh solve is written to the store first and memoised when it is
- * next read back. Without a store every result is kept. Only boards up to 32 x 32 squares' worth
- * are kept, and at most RESULT_MEMO_SIZE of them (least recently used dropped), so the memory a
- * memoised result can grow to through its lazy fields stays bounded.
+ * next read back. Without a store every result is kept. At most RESULT_MEMO_SIZE results are kept
+ * and at most `MEMO_MAX_BYTES` of them, least recently used dropped first; a result's size is
+ * counted from its packed layers, with room for the views its fields build when read (lazy
+ * fields of large results are computed on the worker pool and never kept on the result).
  *
  * It also remembers, for recently seen query inputs, the engine's prepared problem: a repeated
  * question then skips validation and the SHA-256 of its canonical key (a few microseconds, which
@@ -17,11 +18,20 @@
  * fields; only inputs that prepared successfully are remembered.
  */
 import { LRUCache } from 'lru-cache';
+import { packedBytes } from '../engine/index.js';
 import type { PathQuery, PathResult } from '../engine/types.js';
 import type { Prepared } from './engine.js';
+import { packedOf } from './work/handles.js';
 
-/** Largest board (in squares) whose results are memoised. */
+/** Largest board (in squares) whose prepared problems are remembered. */
 const MAX_MEMO_SQUARES = 1024;
+/** Most bytes of memoised results. */
+export const MEMO_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Estimated memory of a memoised result: its packed layers, their views, its problem text. */
+function resultSize(result: PathResult): number {
+  return 1024 + 8 * packedBytes(packedOf(result)) + 3 * result.mask.length;
+}
 
 /** Hot results by canonical key, and prepared problems by query input. */
 export class ResultMemo {
@@ -29,7 +39,7 @@ export class ResultMemo {
   readonly #prepared: LRUCache<string, Prepared> | undefined;
 
   constructor(size: number) {
-    this.#lru = size > 0 ? new LRUCache({ max: size }) : undefined;
+    this.#lru = size > 0 ? new LRUCache({ max: size, maxSize: MEMO_MAX_BYTES, sizeCalculation: resultSize }) : undefined;
     this.#prepared = size > 0 ? new LRUCache({ max: size }) : undefined;
   }
 
@@ -50,10 +60,9 @@ export class ResultMemo {
     return this.#lru?.get(key);
   }
 
-  /** Offers a result; kept when it is from the cache (or there is no store) and its board is small. */
+  /** Offers a result; kept when it is from the cache (or there is no store). */
   offer(result: PathResult, haveStore: boolean): void {
     if (!this.#lru || (haveStore && !result.cached)) return;
-    if (result.board.files * result.board.ranks > MAX_MEMO_SQUARES) return;
     this.#lru.set(result.key, result);
   }
 }

@@ -9,7 +9,16 @@
  * bytes of JSON, to the request's account; past the limit each of those fields fails with
  * `RESPONSE_TOO_LARGE`, so an answer overshoots by at most one value. Small fields are not
  * counted: their total is bounded by the other limits (batch size, aliases, cost).
+ *
+ * The same account paces the answer: graphql-js completes a value synchronously once its resolver
+ * returns it, so a list of a thousand long paths would be walked in one piece. Once a request has
+ * passed about `PACE_BYTES` of large values without a pause, each further one is handed over one
+ * event-loop turn later (one chained `setImmediate` per `PACE_BYTES`), so building a large answer
+ * takes many short turns and other requests are served in between.
  */
+
+/** Bytes of large values a request hands to graphql-js between two event-loop turns. */
+export const PACE_BYTES = 256 * 1024;
 
 /** The answer would be over `MAX_RESPONSE_BYTES`. */
 export class ResponseTooLargeError extends Error {
@@ -25,13 +34,16 @@ export class ResponseTooLargeError extends Error {
 /** One request's account of large output. */
 export class OutputBudget {
   #bytes = 0;
+  /** Bytes handed over since the current turn began, and the turn later values wait for. */
+  #turnBytes = 0;
+  #turn: Promise<void> | undefined;
 
   /** `maxBytes` 0 means no limit. */
   constructor(readonly maxBytes: number) {}
 
-  /** Throws `ResponseTooLargeError` once the account is over the limit. */
-  check(): void {
-    if (this.maxBytes > 0 && this.#bytes > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes);
+  /** Throws `ResponseTooLargeError` once the account (plus `more` bytes about to be made) is over the limit. */
+  check(more = 0): void {
+    if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes);
   }
 
   /** Charges `bytes` for `value` and returns it, or throws when that goes over the limit. */
@@ -39,6 +51,18 @@ export class OutputBudget {
     this.#bytes += bytes;
     this.check();
     return value;
+  }
+
+  /** Like `pass`, but hands `value` over a turn later once this turn has passed `PACE_BYTES`. */
+  paced<T>(value: T, bytes: number): T | Promise<T> {
+    this.pass(value, bytes);
+    this.#turnBytes += bytes;
+    if (this.#turnBytes > PACE_BYTES) {
+      this.#turnBytes = bytes;
+      const previous = this.#turn ?? Promise.resolve();
+      this.#turn = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+    }
+    return this.#turn === undefined ? value : this.#turn.then(() => value);
   }
 }
 

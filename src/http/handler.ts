@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { GRAPHQL_PATH } from '../graphql/apollo.js';
 import { createContext, persistFresh, type Context, type Services } from '../graphql/context.js';
-import type { Metrics } from './metrics.js';
+import type { Metrics } from '../observability/metrics.js';
 import { ResponseCache } from './response-cache.js';
 
 const gzipAsync = promisify(gzip);
@@ -250,6 +250,11 @@ export function createRequestHandler(deps: HandlerDeps) {
     if (context) {
       const done = context;
       res.once('finish', () => persistFresh(done));
+      // Whatever happened to the response, the request's work ends with it.
+      res.once('close', () => {
+        done.release?.();
+        done.budget.cancel();
+      });
     }
     const status = response.status ?? 200;
     const contentType = response.headers.get('content-type') ?? '';

@@ -5,7 +5,7 @@
  * database cannot be used (locked, read-only, full, I/O errors), operations reject with
  * `DatabaseUnavailableError` instead of the driver's error.
  */
-import type { CanonicalProblem, PathQuery, PathResult } from '../engine/types.js';
+import type { CanonicalProblem, PathQuery } from '../engine/types.js';
 
 /** A path question already normalised by the engine: its cache key and canonical problem. */
 export interface PreparedProblem {
@@ -13,16 +13,35 @@ export interface PreparedProblem {
   problem: CanonicalProblem;
 }
 
-/** Persistent cache of results keyed by the canonical key, with an in-memory LRU in front. */
+/**
+ * A result as the cache keeps it: the canonical problem, and the layers already encoded by the
+ * caller (the engine's compact codec, whose size grows with the squares on shortest paths, not
+ * with board x distance). The store treats `layers` as opaque bytes.
+ */
+export interface StoredResult {
+  key: string;
+  problem: CanonicalProblem;
+  /** Length of the shortest paths; null when unreachable. */
+  distance: number | null;
+  /** Encoded layers. */
+  layers: Uint8Array;
+  /** The number of shortest paths when it was known at store time. */
+  pathCount: bigint | undefined;
+}
+
+/** Persistent cache of results keyed by the canonical key, bounded in bytes. */
 export interface ResultCache {
   /**
-   * Looks up many problems at once (one `findMany` for whatever the LRU does not hold). Returns,
-   * in input order, the rebuilt result (`cached: true`) or `undefined` for a miss. A row whose
-   * stored canonical inputs differ from `problem`, or that cannot be decoded, is a miss.
+   * Looks up many problems at once, in bounded chunks (the event loop runs between them).
+   * Returns, in input order, the stored row or `undefined` for a miss. A row whose stored
+   * canonical inputs differ from `problem` is a miss.
    */
-  getMany(problems: readonly PreparedProblem[]): Promise<(PathResult | undefined)[]>;
-  /** Stores freshly solved results in one transaction, then evicts least recently used rows. */
-  putMany(results: readonly PathResult[]): Promise<void>;
+  getMany(problems: readonly PreparedProblem[]): Promise<(StoredResult | undefined)[]>;
+  /**
+   * Stores results (in bounded chunks, one transaction each), then evicts least recently used
+   * rows until the table is within its byte budget.
+   */
+  putMany(results: readonly StoredResult[]): Promise<void>;
 }
 
 /** A saved analysis as stored. */
@@ -93,10 +112,12 @@ export interface Store {
 export interface StoreOptions {
   /** `file:./data/chess-paths.db` style URL; the directory is created. */
   databaseUrl: string;
-  /** Entries of the in-memory LRU in front of the cache table. */
-  lruSize: number;
-  /** Maximum rows of the cache table; least recently used rows are evicted beyond it. */
-  maxCacheRows: number;
+  /** Most bytes of the cache table; least recently used rows are evicted beyond it. */
+  maxCacheBytes: number;
+  /** Most stored bytes of one analysis (title, notes, FEN, queries): `StorageLimitError` past it. */
+  maxAnalysisBytes: number;
+  /** Most stored bytes of all analyses together: `StorageLimitError` for a save or update past it. */
+  maxAnalysesBytes: number;
   /** How long a statement waits for another connection's lock, ms (default 5000). */
   busyTimeoutMs?: number;
   /** After the database was found unavailable: writes fail at once, but one is tried again every `retryMs` (default 5000). */
@@ -111,6 +132,20 @@ export class ForbiddenError extends Error {
 /** No analysis with that id. */
 export class NotFoundError extends Error {
   override readonly name = 'NotFoundError';
+}
+
+/** A save or update would go over an analysis byte budget; nothing was written. */
+export class StorageLimitError extends Error {
+  override readonly name = 'StorageLimitError';
+  constructor(
+    message: string,
+    /** The environment variable of the budget (`MAX_ANALYSIS_BYTES` or `ANALYSES_MAX_BYTES`). */
+    readonly variable: string,
+    /** The budget, bytes. */
+    readonly max: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The database cannot be used right now; `reason` is SQLite's own words, e.g. `database is locked`. */

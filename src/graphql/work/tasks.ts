@@ -1,0 +1,187 @@
+/**
+ * The engine work the service hands out, as plain messages, and `runTask`, which does it. The same
+ * function runs on a worker thread (`worker.ts`) for heavy work and on the main thread for work
+ * too small to be worth the hop, so both give identical answers by construction.
+ *
+ * Every message is made of plain data and typed arrays: problems as their words (P, S', T'),
+ * results as packed layers (`src/engine/packed.ts`), answers as strings, numbers and bigints.
+ * Nothing crosses as an object graph.
+ *
+ * A task is a list of items. Between items, `runTask` reads the request's engine account, shared
+ * with the main thread through a SharedArrayBuffer (`budget.ts`), and stops once it is spent, so
+ * a request over ENGINE_BUDGET_MS stops its running tasks within one item, wherever they run;
+ * the time of each item is added to that account as it finishes.
+ */
+import {
+  decodeLayers,
+  encodeLayers,
+  InputError,
+  packLayers,
+  Prepared,
+  resolveBoard,
+  solutionFromPacked,
+  solvePrepared,
+  type PackedLayers,
+  type Piece,
+} from '../../engine/index.js';
+import { renderAscii, renderSvg } from '../overlay.js';
+
+/** A prepared problem as words: what a worker needs to rebuild it (`problemOf`). */
+export interface ProblemWire {
+  piece: Piece;
+  files: number;
+  ranks: number;
+  /** Words of one square set. */
+  words: number;
+  /** P, S' and T', `words` words each. */
+  data: Int32Array | number[];
+}
+
+/** The lazy fields that may be computed off the main thread. */
+export type LazyField = 'pathCount' | 'path' | 'paths' | 'distances' | 'ascii' | 'svg' | 'layerBitboards';
+
+/** One lazy field of one result. */
+export interface FieldItem {
+  problem: ProblemWire;
+  layers: PackedLayers;
+  pathCount?: bigint;
+  field: LazyField;
+  first?: number | null;
+  after?: string | null;
+}
+
+/** A stored row to decode and check against its problem. */
+export interface DecodeItem {
+  problem: ProblemWire;
+  layers: Uint8Array;
+}
+
+/**
+ * The request's engine account in shared memory: spent microseconds in cell 0, and in cell 1 a
+ * flag set when the request's work is cancelled.
+ */
+export interface BudgetCell {
+  spent: Int32Array;
+  /** The budget in microseconds; 0: none. */
+  limitMicros: number;
+}
+
+/** Work for `runTask`. */
+export type Task =
+  | { kind: 'solve'; budget?: BudgetCell; items: ProblemWire[] }
+  | { kind: 'decode'; budget?: BudgetCell; items: DecodeItem[] }
+  | { kind: 'encode'; budget?: BudgetCell; items: PackedLayers[] }
+  | { kind: 'field'; budget?: BudgetCell; items: FieldItem[] };
+
+/** An item that failed: a user's input error (a bad cursor) or anything else. */
+export interface ItemError {
+  error: { message: string; input?: { path: (string | number)[]; value: unknown; reason: string } };
+}
+
+/** What `runTask` answers: one value per item done, in order; `stopped` when the budget ran out first. */
+export interface TaskAnswer<V = unknown> {
+  values: (V | ItemError)[];
+  stopped: boolean;
+}
+
+/** The rebuilt prepared problem of a wire problem. */
+export function problemOf(wire: ProblemWire): Prepared {
+  return new Prepared(wire.piece, resolveBoard({ files: wire.files, ranks: wire.ranks }), wire.words, wire.data);
+}
+
+/** The wire form of a prepared problem. */
+export function wireOf(prepared: Prepared): ProblemWire {
+  const { piece, board, words, data } = prepared;
+  return { piece, files: board.files, ranks: board.ranks, words, data };
+}
+
+/** True when the account is spent or the work cancelled. */
+export function spent(budget: BudgetCell | undefined): boolean {
+  if (budget === undefined) return false;
+  return Atomics.load(budget.spent, 1) !== 0 || (budget.limitMicros > 0 && Atomics.load(budget.spent, 0) >= budget.limitMicros);
+}
+
+/** Adds `micros` to the account. */
+export function charge(budget: BudgetCell | undefined, micros: number): void {
+  if (budget) Atomics.add(budget.spent, 0, Math.min(0x3fffffff, Math.ceil(micros)));
+}
+
+function itemError(err: unknown): ItemError {
+  if (err instanceof InputError) {
+    return { error: { message: err.message, input: { path: [...err.path], value: err.value, reason: err.reason } } };
+  }
+  return { error: { message: err instanceof Error ? err.message : String(err) } };
+}
+
+/** True for an `ItemError`. */
+export function isItemError(value: unknown): value is ItemError {
+  return typeof value === 'object' && value !== null && 'error' in value && Object.keys(value).length === 1;
+}
+
+/** The error an `ItemError` describes (an `InputError` again for a user's input). */
+export function errorOf(item: ItemError): Error {
+  const { message, input } = item.error;
+  return input ? new InputError(input.path, input.value, input.reason) : new Error(message);
+}
+
+function solveOne(wire: ProblemWire): PackedLayers {
+  return packLayers(solvePrepared(problemOf(wire)));
+}
+
+function decodeOne(item: DecodeItem): PackedLayers {
+  const prepared = problemOf(item.problem);
+  const packed = decodeLayers(item.layers, item.problem.files * item.problem.ranks);
+  solutionFromPacked(prepared, packed, { cached: true, check: true });
+  return packed;
+}
+
+function fieldOf(item: FieldItem): unknown {
+  const result = solutionFromPacked(problemOf(item.problem), item.layers, { cached: false, pathCount: item.pathCount });
+  switch (item.field) {
+    case 'pathCount':
+      return result.pathCount;
+    case 'path':
+      return result.path;
+    case 'paths':
+      return result.paths({ first: item.first, after: item.after });
+    case 'distances':
+      return Int32Array.from(result.distances, (d) => (d === null ? -1 : d));
+    case 'ascii':
+      return renderAscii(result);
+    case 'svg':
+      return renderSvg(result);
+    case 'layerBitboards':
+      return result.layers.map((layer) => layer.bitboard);
+  }
+}
+
+/** Does the work of one item. */
+function runItem(task: Task, index: number): unknown {
+  switch (task.kind) {
+    case 'solve':
+      return solveOne(task.items[index]);
+    case 'decode':
+      return decodeOne(task.items[index]);
+    case 'encode':
+      return encodeLayers(task.items[index]);
+    case 'field':
+      return fieldOf(task.items[index]);
+  }
+}
+
+/** Runs a task's items in order until done or until the request's budget is spent. */
+export function runTask(task: Task): TaskAnswer {
+  const values: unknown[] = [];
+  for (let i = 0; i < task.items.length; i++) {
+    if (spent(task.budget)) return { values, stopped: true };
+    const started = performance.now();
+    try {
+      values.push(runItem(task, i));
+    } catch (err) {
+      values.push(itemError(err));
+    } finally {
+      charge(task.budget, (performance.now() - started) * 1000);
+    }
+  }
+  return { values, stopped: false };
+}
