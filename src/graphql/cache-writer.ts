@@ -24,7 +24,13 @@ import type { PathResult } from '../engine/types.js';
 import type { Metrics } from '../observability/metrics.js';
 import { DatabaseUnavailableError, type Store, type StoredResult } from '../store/types.js';
 import type { WorkDispatcher } from './work/dispatch.js';
-import { packedOf } from './work/handles.js';
+import { knownPacked, packedOf } from './work/handles.js';
+
+/** Bytes a queued result holds: its packed layers, or its board's worth for one never packed. */
+function queuedSize(result: PathResult): number {
+  const packed = knownPacked(result);
+  return packed ? packedBytes(packed) : result.board.files * result.board.ranks;
+}
 
 /** Most results in one `putMany`. */
 const MAX_PER_WRITE = 100;
@@ -64,11 +70,11 @@ export class CacheWriter {
     if (this.#dropping) return;
     for (const result of results) {
       this.#queue.push(result);
-      this.#queuedBytes += packedBytes(packedOf(result));
+      this.#queuedBytes += queuedSize(result);
     }
     let excess = 0;
     while (this.#queue.length > 0 && (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)) {
-      this.#queuedBytes -= packedBytes(packedOf(this.#queue.shift() as PathResult));
+      this.#queuedBytes -= queuedSize(this.#queue.shift() as PathResult);
       excess++;
     }
     if (excess > 0) this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
@@ -133,7 +139,7 @@ export class CacheWriter {
         return;
       }
       const batch = this.#queue.splice(0, MAX_PER_WRITE);
-      for (const result of batch) this.#queuedBytes -= packedBytes(packedOf(result));
+      for (const result of batch) this.#queuedBytes -= queuedSize(result);
       const started = performance.now();
       try {
         await store.cache.putMany(await this.#rows(batch));

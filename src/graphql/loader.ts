@@ -73,6 +73,12 @@ export function createResultLoader(scope: LoaderScope): ResultLoader {
   });
 }
 
+/**
+ * Board squares of small problems handed to one `solveBatch` call: 1,024 8 x 8 problems (every
+ * batch the default limits allow), a millisecond or two of work.
+ */
+export const SQUARES_PER_CALL = 65_536;
+
 /** Estimated cost of solving a problem: its board squares. */
 function solveWeight(prepared: Prepared): number {
   return prepared.board.files * prepared.board.ranks;
@@ -163,8 +169,11 @@ async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misse
       for (; next < small.length; next++) out[small[next]] = err as Error;
       break;
     }
-    const group = small.slice(next, next + 64);
-    next += group.length;
+    const group: number[] = [];
+    for (let squares = 0; next < small.length && (group.length === 0 || squares + solveWeight(batch[small[next]]) <= SQUARES_PER_CALL); next++) {
+      squares += solveWeight(batch[small[next]]);
+      group.push(small[next]);
+    }
     const started = performance.now();
     let results: readonly PathResult[] | undefined;
     let failure: Error | undefined;

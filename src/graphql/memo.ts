@@ -21,16 +21,21 @@ import { LRUCache } from 'lru-cache';
 import { packedBytes } from '../engine/index.js';
 import type { PathQuery, PathResult } from '../engine/types.js';
 import type { Prepared } from './engine.js';
-import { packedOf } from './work/handles.js';
+import { knownPacked } from './work/handles.js';
 
 /** Largest board (in squares) whose prepared problems are remembered. */
 const MAX_MEMO_SQUARES = 1024;
 /** Most bytes of memoised results. */
 export const MEMO_MAX_BYTES = 64 * 1024 * 1024;
 
-/** Estimated memory of a memoised result: its packed layers, their views, its problem text. */
+/**
+ * Estimated memory of a memoised result: its packed layers and the views built from them, or,
+ * for a result solved here whose layers were never packed, its board; plus its problem text.
+ */
 function resultSize(result: PathResult): number {
-  return 1024 + 8 * packedBytes(packedOf(result)) + 3 * result.mask.length;
+  const packed = knownPacked(result);
+  const layers = packed ? 8 * packedBytes(packed) : 2 * result.board.files * result.board.ranks + 64 * ((result.distance ?? 0) + 1);
+  return 1024 + layers + 3 * result.mask.length;
 }
 
 /** Hot results by canonical key, and prepared problems by query input. */

@@ -8,21 +8,27 @@ import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/engine/index.js';
 import type { PathResult } from '../../src/engine/types.js';
 import { CacheWriter } from '../../src/graphql/cache-writer.js';
-import { createMetrics } from '../../src/http/metrics.js';
-import type { Store } from '../../src/store/types.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import type { Store, StoredResult } from '../../src/store/types.js';
 import { sumMetric } from './helpers.js';
 
-const result = (to: string) => solve({ piece: 'KING', from: ['a1'], to: [to] });
+/** Target square of each result written, by key. */
+const names = new Map<string, string>();
+const result = (to: string): PathResult => {
+  const solved = solve({ piece: 'KING', from: ['a1'], to: [to] });
+  names.set(solved.key, to);
+  return solved;
+};
 
 function storeDouble(fail = false) {
   const writes: string[][] = [];
   const store = {
     cache: {
       getMany: async () => [],
-      async putMany(results: readonly PathResult[]) {
+      async putMany(rows: readonly StoredResult[]) {
         await new Promise((r) => setTimeout(r, 20));
         if (fail) throw new Error('disk full');
-        writes.push(results.map((r) => r.targets.squares[0]));
+        writes.push(rows.map((row) => names.get(row.key) as string));
       },
     },
   } as unknown as Store;

@@ -1,7 +1,7 @@
 /**
- * Engine work of a request over real HTTP: every miss of a request goes to the engine's
- * `solveBatch` in one call (observed by wrapping the engine), heavy batches are sliced so that
- * other requests are answered meanwhile, and the per-request budget (ENGINE_BUDGET_MS) cuts off
+ * Engine work of a request over real HTTP: every small miss of a request goes to the engine's
+ * `solveBatch` in one call (observed by wrapping the engine), heavy problems go to the worker
+ * threads so that other requests are answered meanwhile, and the per-request budget (ENGINE_BUDGET_MS) cuts off
  * both eager solving and lazy fields with ENGINE_BUDGET_EXCEEDED.
  */
 import { describe, expect, it } from 'vitest';
@@ -92,7 +92,7 @@ describe('one engine call per batch', () => {
     }
   });
 
-  it('answers a batch of 500 in one call, and slices a heavy batch into several', async () => {
+  it('answers a batch of 500 small questions in one call on the main thread, and hands a heavy batch to the workers', async () => {
     const { engine: counting, calls } = countingEngine();
     const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '0' }, deps: { engine: counting } });
     try {
@@ -104,8 +104,8 @@ describe('one engine call per batch', () => {
       const heavy = await t.gql(BATCH, { q: Array.from({ length: 200 }, (_, i) => mazeQuery(i)) });
       expect(heavy.body.errors).toBeUndefined();
       expect(heavy.body.data.shortestPathsBatch.every((r: { distance: number }) => r.distance > 500)).toBe(true);
-      expect(calls.length).toBeGreaterThan(1);
-      expect(calls.reduce((a, b) => a + b, 0)).toBe(200);
+      // 64 x 64 problems are solved on the worker threads, not by this thread's engine.
+      expect(calls).toEqual([]);
       expect(await t.metric('chess_paths_engine_solves_total')).toBe(700);
     } finally {
       await t.close();

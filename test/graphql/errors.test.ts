@@ -23,7 +23,7 @@ beforeAll(async () => {
       MAX_PAGE_SIZE: '10',
       MAX_DEPTH: '4',
       MAX_ALIASES: '2',
-      MAX_COST: '25',
+      MAX_COST: '120',
       MAX_TOKENS: '60',
       MAX_DIRECTIVES: '2',
       MAX_BODY_BYTES: '600',
@@ -188,10 +188,15 @@ describe('the service limits, at the limit and past it', () => {
     await expectLimit(await small.gql('{ b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { d: distance e: distance f: distance } }'), 'MAX_ALIASES');
   });
 
-  it('cost (graphql-armor)', async () => {
+  it('cost, computed with the variables before execution', async () => {
     const at = await small.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { distance reachable } }');
     expect(at.body.errors).toBeUndefined();
-    await expectLimit(await small.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { paths(first: 5) { totalCount } } }'), 'MAX_COST');
+    const q = Array.from({ length: 3 }, () => ({ piece: 'KING', from: ['a1'], to: ['b2'] }));
+    // The batch multiplies the cost by its length, and `first` from a variable costs what the literal costs.
+    await expectLimit(await small.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { paths(first: 10) { totalCount } } }', { q }), 'MAX_COST');
+    const vars = 'query($q: [PathQuery!]!, $n: Int) { shortestPathsBatch(queries: $q) { paths(first: $n) { totalCount } } }';
+    await expectLimit(await small.gql(vars, { q, n: 10 }), 'MAX_COST');
+    expect((await small.gql(vars, { q, n: 1 })).body.errors).toBeUndefined();
   });
 
   it('tokens (graphql-armor)', async () => {

@@ -34,6 +34,11 @@ export function packedOf(result: PathResult): PackedLayers {
   return (handle.packed ??= packLayers(result));
 }
 
+/** The packed layers of a result when they are already known (never packs). */
+export function knownPacked(result: PathResult): PackedLayers | undefined {
+  return handles.get(result)?.packed;
+}
+
 /** The problem of a result, as a worker needs it. */
 export function problemWireOf(result: PathResult): ProblemWire {
   return wireOf(handleOf(result).prepared);
