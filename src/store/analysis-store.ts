@@ -5,11 +5,18 @@
  * SHA-256; a presented token is hashed and compared with `timingSafeEqual`. Changes and deletions
  * check the token inside the same transaction as the write, so a wrong token changes nothing.
  * Listing is newest first (`createdAt` desc, then `id` desc) with opaque keyset cursors.
+ *
+ * Byte budgets (`./analysis-budget.ts`): an analysis larger than `maxAnalysisBytes` is refused
+ * before anything is written; the total of all analyses (kept by triggers in `StoreTotals`) is
+ * checked inside the transaction that writes, after the write (which takes the write lock), so a
+ * save or update that would go over `maxAnalysesBytes` rolls back whole, and two concurrent saves
+ * cannot both pass: the second sees the first one's bytes.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError } from '../engine/errors.js';
 import type { PathQuery } from '../engine/types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
 import {
   ForbiddenError,
   NotFoundError,
@@ -27,6 +34,7 @@ interface AnalysisRow {
   queries: string;
   resultKeys: string;
   editTokenHash: string;
+  bytes: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -83,11 +91,22 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   return { createdAt, id: match[2] };
 }
 
+/** Budgets of `PrismaAnalysisStore`, in bytes. */
+export interface AnalysisStoreOptions {
+  /** Most stored bytes of one analysis. */
+  maxAnalysisBytes: number;
+  /** Most stored bytes of all analyses together (0: no limit). */
+  maxAnalysesBytes: number;
+}
+
+/** Saved analyses in SQLite; see the file comment. */
 export class PrismaAnalysisStore implements AnalysisStore {
   readonly #prisma: PrismaClient;
+  readonly #budget: AnalysisBudget;
 
-  constructor(prisma: PrismaClient) {
+  constructor(prisma: PrismaClient, options: AnalysisStoreOptions) {
     this.#prisma = prisma;
+    this.#budget = new AnalysisBudget(options.maxAnalysisBytes, options.maxAnalysesBytes);
   }
 
   async save(input: {
@@ -98,25 +117,24 @@ export class PrismaAnalysisStore implements AnalysisStore {
     resultKeys: string[];
   }): Promise<{ analysis: AnalysisRecord; editToken: string }> {
     checkLengths(input.queries, input.resultKeys);
+    const fields = {
+      title: input.title,
+      notes: input.notes ?? null,
+      fen: input.fen ?? null,
+      queries: JSON.stringify(input.queries),
+      resultKeys: JSON.stringify(input.resultKeys),
+    };
+    const bytes = analysisBytes(fields);
+    this.#budget.checkOne(bytes);
     const editToken = randomBytes(32).toString('base64url');
     const now = new Date();
-    // A batch transaction even for one statement: the adapter shares one connection, and only
-    // transactions are serialised; a bare write could land inside another request's transaction.
-    const [row] = await this.#prisma.$transaction([
-      this.#prisma.analysis.create({
-        data: {
-          id: randomUUID(),
-          title: input.title,
-          notes: input.notes ?? null,
-          fen: input.fen ?? null,
-          queries: JSON.stringify(input.queries),
-          resultKeys: JSON.stringify(input.resultKeys),
-          editTokenHash: hashToken(editToken),
-          createdAt: now,
-          updatedAt: now,
-        },
-      }),
-    ]);
+    const row = await this.#prisma.$transaction(async (tx) => {
+      const created = await tx.analysis.create({
+        data: { id: randomUUID(), ...fields, bytes, editTokenHash: hashToken(editToken), createdAt: now, updatedAt: now },
+      });
+      await this.#budget.checkTotal(tx, bytes, 0);
+      return created;
+    });
     return { analysis: toRecord(row), editToken };
   }
 
@@ -178,7 +196,17 @@ export class PrismaAnalysisStore implements AnalysisStore {
       if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
       if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
       if (Object.keys(data).length === 1) return current;
-      return toRecord(await tx.analysis.update({ where: { id }, data }));
+      const bytes = analysisBytes({
+        title: data.title ?? row.title,
+        notes: data.notes !== undefined ? data.notes : row.notes,
+        fen: data.fen !== undefined ? data.fen : row.fen,
+        queries: data.queries ?? row.queries,
+        resultKeys: data.resultKeys ?? row.resultKeys,
+      });
+      this.#budget.checkOne(bytes);
+      const updated = await tx.analysis.update({ where: { id }, data: { ...data, bytes } });
+      await this.#budget.checkTotal(tx, bytes, row.bytes);
+      return toRecord(updated);
     });
   }
 

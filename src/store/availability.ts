@@ -10,6 +10,11 @@
  * succeeds marks the store available again. Reads are always tried: they keep working in WAL mode
  * under another connection's write lock and on a full disk. Errors of the caller's own making (a
  * wrong token, bad input, a constraint) are passed on unchanged and say nothing about the database.
+ *
+ * Health is earned by writing: `healthy()` is true only while a real write (an operation or the
+ * trial write) succeeded less than `freshMs` ago; when the last one is older, or there was none
+ * yet, it runs a trial write first. So a disk that filled up while nothing was written, or a
+ * database that cannot be written at start-up, shows on `/health` before any user's save fails.
  */
 import type { StoreLogger } from './migrate.js';
 import { DatabaseUnavailableError } from './types.js';
@@ -65,6 +70,8 @@ export interface AvailabilityOptions {
   retryMs: number;
   /** A write that changes nothing lasting (the trial of `healthy()`). */
   probe: () => Promise<unknown>;
+  /** How long a successful write vouches for health, ms (default 30 000). */
+  freshMs?: number;
   logger: StoreLogger;
   /** Clock, for tests. */
   now?: () => number;
@@ -76,6 +83,8 @@ export class Availability {
   readonly #now: () => number;
   #failure: { reason: string; lastTry: number } | undefined;
   #probing: Promise<boolean> | undefined;
+  /** When a write (operation or trial) last succeeded; undefined before the first. */
+  #lastSuccess: number | undefined;
 
   constructor(options: AvailabilityOptions) {
     this.#options = options;
@@ -102,27 +111,45 @@ export class Availability {
     return this.#attempt(operation, true);
   }
 
-  /** True when available; while not, runs a trial write when one is due and reports its outcome. */
+  /**
+   * True when available and a write succeeded less than `freshMs` ago. Otherwise runs a trial
+   * write (at most one at a time; while unavailable, at most one per `retryMs`) and reports it.
+   */
   healthy(): Promise<boolean> {
-    const failure = this.#failure;
-    if (!failure) return Promise.resolve(true);
     if (this.#probing) return this.#probing;
-    if (this.#now() - failure.lastTry < this.#options.retryMs) return Promise.resolve(false);
-    failure.lastTry = this.#now();
-    this.#probing = this.#attempt(this.#options.probe, true).then(
+    const failure = this.#failure;
+    const now = this.#now();
+    if (!failure) {
+      if (this.#lastSuccess !== undefined && now - this.#lastSuccess < (this.#options.freshMs ?? 30_000)) return Promise.resolve(true);
+    } else {
+      if (now - failure.lastTry < this.#options.retryMs) return Promise.resolve(false);
+      failure.lastTry = now;
+    }
+    return this.trial();
+  }
+
+  /** Runs a trial write now and reports whether it succeeded (the store runs one when it opens). */
+  trial(): Promise<boolean> {
+    this.#probing ??= this.#attempt(this.#options.probe, true).then(
       () => true,
       () => false,
     );
-    void this.#probing.finally(() => (this.#probing = undefined));
-    return this.#probing;
+    const probing = this.#probing;
+    void probing.finally(() => {
+      if (this.#probing === probing) this.#probing = undefined;
+    });
+    return probing;
   }
 
   async #attempt<T>(operation: () => Promise<T>, write: boolean): Promise<T> {
     try {
       const result = await operation();
-      if (write && this.#failure) {
-        this.#options.logger.warn({ reason: this.#failure.reason }, 'database available again');
-        this.#failure = undefined;
+      if (write) {
+        this.#lastSuccess = this.#now();
+        if (this.#failure) {
+          this.#options.logger.warn({ reason: this.#failure.reason }, 'database available again');
+          this.#failure = undefined;
+        }
       }
       return result;
     } catch (error) {

@@ -1,23 +1,29 @@
 /**
- * Persistence: `openStore` opens the SQLite database named by a `file:` URL through Prisma's
- * better-sqlite3 driver adapter (WAL, busy timeout), applies the committed migrations, and returns
+ * Persistence: `openStore` applies the committed migrations, opens the SQLite database named by a
+ * `file:` URL through Prisma's better-sqlite3 driver adapter on ONE connection that holds the
+ * database exclusively (`./connection.ts`: the WAL index lives in heap memory, so no `-shm` file is
+ * mapped and nothing done to such a file can crash the process), runs a trial write, and returns
  * the result cache and the analysis store (contract in `./types.ts`), each operation guarded by
  * the availability circuit breaker (`./availability.ts`): a database that is locked, read-only or
  * full turns into `DatabaseUnavailableError`s and an unhealthy store until a write succeeds again.
+ * The store still opens when the trial write fails; it reports unavailable and recovers later.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { DEFAULTS } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
+import { connectionFactory, probeWrite, type LockingMode } from './connection.js';
 import { migrate, type StoreLogger } from './migrate.js';
 import { PrismaResultCache } from './result-cache.js';
+import { readTotals, type StoreTotals } from './totals.js';
 import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
 export * from './types.js';
 export { unavailableReason } from './availability.js';
+export type { LockingMode } from './connection.js';
+export type { StoreTotals } from './totals.js';
 export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
 
@@ -31,6 +37,18 @@ export interface StoreExtras {
   busyTimeoutMs?: number;
   /** Delay before hit counts are written, in ms (default 200). */
   hitFlushDelayMs?: number;
+  /**
+   * How long a successful write vouches for `healthy()`, in ms, before it runs a trial write
+   * again (default 30 000).
+   */
+  healthFreshMs?: number;
+  /**
+   * `exclusive` (default): the service's connection holds the database alone, with no `-shm`
+   * file. `normal`: other processes may open the database meanwhile (the WAL index is then a
+   * mapped `-shm` file, and truncating it kills the process with SIGBUS); for tests that need a
+   * second connection, and for tools.
+   */
+  lockingMode?: LockingMode;
   /** Called with every SQL statement Prisma runs (e.g. to count queries). */
   onQuery?: (event: { query: string; params: string; duration: number }) => void;
   /**
@@ -38,23 +56,6 @@ export interface StoreExtras {
    * (`PRAGMA query_only`, `PRAGMA max_page_count`) and to mend it again.
    */
   onConnected?: (prisma: PrismaClient) => void | Promise<void>;
-}
-
-/**
- * The trial write of `healthy()` while the database is unavailable: a row holding 8 KiB, inserted
- * and deleted in one committed transaction, so it needs the write lock, write access, new pages
- * and room in the WAL, like any real write, and leaves nothing behind.
- */
-async function probeWrite(prisma: PrismaClient): Promise<void> {
-  const key = '~health-probe';
-  await prisma.$transaction([
-    prisma.$executeRawUnsafe(
-      'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "layerCount", "layers") ' +
-        "VALUES (?, 'KING', 1, 1, '0x0', '0x0', '0x0', 0, zeroblob(8192)) ON CONFLICT DO NOTHING",
-      key,
-    ),
-    prisma.$executeRawUnsafe('DELETE FROM "CachedResult" WHERE "key" = ?', key),
-  ]);
 }
 
 const consoleLogger: StoreLogger = {
@@ -87,8 +88,17 @@ export function databaseFileFromUrl(url: string, cwd: string = process.cwd()): s
   return resolve(cwd, path);
 }
 
-/** Opens the store: creates the directory, applies pending migrations, connects Prisma. */
-export async function openStore(options: StoreOptions, extras: StoreExtras = {}): Promise<Store> {
+/** The store, with the running totals of its tables (for tools, metrics and tests). */
+export interface OpenedStore extends Store {
+  /** Rows and bytes of the result cache and of the analyses. */
+  totals(): Promise<StoreTotals>;
+}
+
+/**
+ * Opens the store: creates the directory, applies pending migrations, connects Prisma, runs a
+ * trial write (its failure leaves the store open but unavailable).
+ */
+export async function openStore(options: StoreOptions, extras: StoreExtras = {}): Promise<OpenedStore> {
   const logger = extras.logger ?? consoleLogger;
   const file = databaseFileFromUrl(options.databaseUrl);
   mkdirSync(dirname(file), { recursive: true });
@@ -96,7 +106,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
 
   migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
 
-  const adapter = new PrismaBetterSqlite3({ url: file, timeout: busyTimeoutMs });
+  const lockingMode = extras.lockingMode ?? 'exclusive';
+  const adapter = connectionFactory(file, { lockingMode, busyTimeoutMs });
   const prisma = extras.onQuery
     ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter });
@@ -117,15 +128,25 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     throw error;
   }
 
-  const availability = new Availability({ retryMs: options.retryMs ?? 5000, probe: () => probeWrite(prisma), logger });
+  const availability = new Availability({
+    retryMs: options.retryMs ?? 5000,
+    freshMs: extras.healthFreshMs,
+    probe: () => probeWrite(prisma),
+    logger,
+  });
+  // The first write takes the exclusive lock and proves the database writable; a failure leaves
+  // the store open but unavailable, and the retry logic recovers it.
+  await availability.trial();
   const cache = new PrismaResultCache(prisma, {
-    lruSize: options.lruSize,
-    maxCacheRows: options.maxCacheRows,
+    maxCacheBytes: options.maxCacheBytes,
     logger,
     hitFlushDelayMs: extras.hitFlushDelayMs,
     guardWrite: (write) => availability.write(write),
   });
-  const analyses = new PrismaAnalysisStore(prisma);
+  const analyses = new PrismaAnalysisStore(prisma, {
+    maxAnalysisBytes: options.maxAnalysisBytes,
+    maxAnalysesBytes: options.maxAnalysesBytes,
+  });
   const guardedCache: ResultCache = {
     getMany: (problems) => availability.read(() => cache.getMany(problems)),
     putMany: (results) => availability.write(() => cache.putMany(results)),
@@ -152,6 +173,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
       return availability.healthy();
     },
     unavailableReason: () => availability.reason,
+    totals: () => availability.read(() => readTotals(prisma)),
     close() {
       closing ??= (async () => {
         try {

@@ -1,41 +1,33 @@
 /**
- * The persistent result cache: the `CachedResult` table behind a small in-memory LRU.
+ * The persistent result cache: the `CachedResult` table, with no memory layer of its own (the
+ * service keeps hot results in memory above the store).
  *
- * - `getMany`: keys the LRU holds cost nothing; the rest are one `findMany`. A row is used only
- *   when its stored canonical inputs equal the requested problem and it decodes and rebuilds
- *   (`restoreResult`) consistently; anything else is a miss (and is overwritten by the next put).
- * - Hits are counted in memory and written in the background (one transaction per flush, a short
- *   delay after the hits, or inside the next `putMany`, or at close); errors go to the logger.
- * - `putMany`: one transaction holding the multi-row upsert of the new results, the pending hit
- *   counts, and the eviction of least recently used rows beyond `maxCacheRows`.
+ * Rows hold the caller's encoded layers as opaque bytes: the store never decodes them (the caller
+ * does, off the event loop). A row is returned only when its stored canonical inputs equal the
+ * requested problem and its path count is decimal text; anything else is a miss, logged, and is
+ * overwritten by the next put.
  *
- * Layers are stored compactly: each layer bitboard (`0x` + ceil(files*ranks/4) hex digits) as
- * ceil(digits/2) big-endian bytes, all layers concatenated in one BLOB, with their count. The path
- * count is stored only when it is already known (`knownPathCount`): counting is lazy, and storing
- * must not pay for a field nobody asked for, so it is NULL otherwise and computed on read if asked.
+ * Every statement is bounded work (better-sqlite3 runs it on the event loop, see `./chunks.ts`):
+ * - `getMany` first reads the sizes of the wanted rows (`SIZE_KEYS` keys a statement, without
+ *   touching their BLOBs), then the rows themselves in chunks of at most `READ_ROWS` rows and
+ *   `READ_BYTES` bytes, yielding to the event loop between statements.
+ * - `putMany` writes multi-row upserts of at most `WRITE_ROWS` rows and `WRITE_BYTES` bytes, one
+ *   transaction each with the first eviction statement (`./cache-budget.ts`), yielding between
+ *   them; when that statement deleted its maximum, more eviction transactions follow.
+ * - Hits are counted in memory and written in the background (a short delay after the hits, before
+ *   a put evicts, or at close), at most `HIT_KEYS` keys a transaction; errors go to the logger.
  */
-import { LRUCache } from 'lru-cache';
-import { restoreResult } from '../engine/index.js';
-import type { CanonicalProblem, PathResult, Piece } from '../engine/types.js';
+import type { Piece } from '../engine/types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { CacheBudget, EVICT_ROWS, cacheRowBytes } from './cache-budget.js';
+import { chunkBy, yieldToEventLoop } from './chunks.js';
 import type { StoreLogger } from './migrate.js';
-import { DatabaseUnavailableError, type PreparedProblem, type ResultCache } from './types.js';
+import { DatabaseUnavailableError, type PreparedProblem, type ResultCache, type StoredResult } from './types.js';
 
-/** What a cache entry holds: enough to rebuild the result without solving. */
-export interface StoredEntry {
-  problem: CanonicalProblem;
-  distance: number | null;
-  /** Layer bitboards, as the engine prints them. */
-  layers: string[];
-  /** Undefined when it was not known when stored. */
-  pathCount: bigint | undefined;
-}
-
+/** Options of `PrismaResultCache`. */
 export interface ResultCacheOptions {
-  /** Entries of the in-memory LRU; 0 disables it. */
-  lruSize: number;
-  /** Maximum rows of the table. */
-  maxCacheRows: number;
+  /** Most bytes of the table (0: no limit). */
+  maxCacheBytes: number;
   logger: StoreLogger;
   /** Delay before pending hit counts are written (ms). */
   hitFlushDelayMs?: number;
@@ -43,66 +35,36 @@ export interface ResultCacheOptions {
   guardWrite?: <T>(write: () => Promise<T>) => Promise<T>;
 }
 
-/** Keys per `findMany`: far below SQLite's limit of bound parameters. */
-const KEYS_PER_QUERY = 10_000;
-/** Rows per INSERT statement (13 bound parameters each). */
-const ROWS_PER_INSERT = 500;
+/** Keys per size lookup (the BLOBs are not read). */
+export const SIZE_KEYS = 256;
+/** Most rows per read of whole rows. */
+export const READ_ROWS = 32;
+/** Most bytes (as stored in `bytes`) per read of whole rows; a larger row is read alone. */
+export const READ_BYTES = 1024 * 1024;
+/** Most rows per write transaction. */
+export const WRITE_ROWS = 64;
+/** Most bytes per write transaction; a larger row is written alone. */
+export const WRITE_BYTES = 512 * 1024;
+/** Most keys whose hit counts one transaction updates. */
+export const HIT_KEYS = 256;
+
 const PARAMS_PER_ROW = 13;
 const INSERT_HEAD =
   'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "distance", ' +
-  '"layerCount", "layers", "pathCount", "createdAt", "hitCount", "lastHitAt") VALUES';
+  '"pathCount", "bytes", "layers", "createdAt", "hitCount", "lastHitAt") VALUES';
 const INSERT_ROW = '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)';
+// An existing row (a corrupted one, or one another request stored meanwhile) is overwritten but
+// keeps its createdAt and hitCount.
 const INSERT_TAIL =
   'ON CONFLICT ("key") DO UPDATE SET "piece" = excluded."piece", "files" = excluded."files", ' +
   '"ranks" = excluded."ranks", "mask" = excluded."mask", "sources" = excluded."sources", ' +
-  '"targets" = excluded."targets", "distance" = excluded."distance", "layerCount" = excluded."layerCount", ' +
-  '"layers" = excluded."layers", "pathCount" = excluded."pathCount", "lastHitAt" = excluded."lastHitAt"';
-/** Upper bound of the LRU's memory, counted in characters of the layer strings. */
-const LRU_MAX_CHARS = 64 * 1024 * 1024;
+  '"targets" = excluded."targets", "distance" = excluded."distance", "pathCount" = excluded."pathCount", ' +
+  '"bytes" = excluded."bytes", "layers" = excluded."layers", "lastHitAt" = excluded."lastHitAt"';
 
-/** Hex digits of a bitboard of `files` x `ranks` squares. */
-export function bitboardDigits(files: number, ranks: number): number {
-  return Math.ceil((files * ranks) / 4);
-}
+const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
-/** Packs layer bitboards into one byte array: ceil(digits/2) bytes per layer. */
-export function encodeLayers(bitboards: readonly string[], files: number, ranks: number): Uint8Array<ArrayBuffer> {
-  const digits = bitboardDigits(files, ranks);
-  const perLayer = Math.ceil(digits / 2);
-  const out = new Uint8Array(perLayer * bitboards.length);
-  bitboards.forEach((bitboard, i) => {
-    if (bitboard.length !== digits + 2 || !bitboard.startsWith('0x')) {
-      throw new Error(`layer ${i} is not a ${files} x ${ranks} bitboard: ${bitboard.slice(0, 40)}`);
-    }
-    const hex = digits % 2 === 1 ? `0${bitboard.slice(2)}` : bitboard.slice(2);
-    const bytes = Buffer.from(hex, 'hex');
-    if (bytes.length !== perLayer) throw new Error(`layer ${i} has non-hex digits`);
-    out.set(bytes, i * perLayer);
-  });
-  return out;
-}
-
-/** Inverse of `encodeLayers`; throws when the bytes do not hold exactly `count` layers. */
-export function decodeLayers(bytes: Uint8Array, count: number, files: number, ranks: number): string[] {
-  const digits = bitboardDigits(files, ranks);
-  const perLayer = Math.ceil(digits / 2);
-  if (!Number.isInteger(count) || count < 0 || bytes.length !== perLayer * count) {
-    throw new Error(`stored layers hold ${bytes.length} bytes, expected ${count} x ${perLayer}`);
-  }
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const layers: string[] = [];
-  for (let i = 0; i < count; i++) {
-    let hex = buffer.toString('hex', i * perLayer, (i + 1) * perLayer);
-    if (digits % 2 === 1) {
-      if (hex[0] !== '0') throw new Error(`layer ${i} has bits beyond the board`);
-      hex = hex.slice(1);
-    }
-    layers.push(`0x${hex}`);
-  }
-  return layers;
-}
-
-function sameProblem(a: CanonicalProblem, b: CanonicalProblem): boolean {
+/** Same canonical inputs. */
+export function sameProblem(a: StoredResult['problem'], b: StoredResult['problem']): boolean {
   return (
     a.piece === b.piece &&
     a.files === b.files &&
@@ -122,17 +84,30 @@ interface CachedRow {
   sources: string;
   targets: string;
   distance: number | null;
-  layerCount: number;
-  layers: Uint8Array;
   pathCount: string | null;
+  layers: Uint8Array;
 }
 
-/** Decodes a row; throws on anything malformed. */
-function decodeRow(row: CachedRow): StoredEntry {
-  if (row.pathCount !== null && !/^(0|[1-9][0-9]*)$/.test(row.pathCount)) {
-    throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
-  }
+const ROW_SELECT = {
+  key: true,
+  piece: true,
+  files: true,
+  ranks: true,
+  mask: true,
+  sources: true,
+  targets: true,
+  distance: true,
+  pathCount: true,
+  layers: true,
+} as const;
+
+/** The row as a `StoredResult`; throws on anything malformed. */
+function toStored(row: CachedRow): StoredResult {
+  if (row.pathCount !== null && !DECIMAL.test(row.pathCount)) throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
+  if (row.distance !== null && !(Number.isSafeInteger(row.distance) && row.distance >= 0)) throw new Error(`bad distance ${row.distance}`);
+  if (!(row.layers instanceof Uint8Array)) throw new Error('layers are not bytes');
   return {
+    key: row.key,
     problem: {
       piece: row.piece as Piece,
       files: row.files,
@@ -142,21 +117,16 @@ function decodeRow(row: CachedRow): StoredEntry {
       targets: row.targets,
     },
     distance: row.distance,
-    layers: decodeLayers(row.layers, row.layerCount, row.files, row.ranks),
+    layers: row.layers,
     pathCount: row.pathCount === null ? undefined : BigInt(row.pathCount),
   };
 }
 
-function entrySize(entry: StoredEntry): number {
-  let size = 256 + entry.problem.mask.length + entry.problem.sources.length + entry.problem.targets.length;
-  for (const layer of entry.layers) size += layer.length;
-  return size;
-}
-
+/** The cache; see the file comment. */
 export class PrismaResultCache implements ResultCache {
   readonly #prisma: PrismaClient;
   readonly #options: ResultCacheOptions;
-  readonly #lru: LRUCache<string, StoredEntry> | null;
+  readonly #budget: CacheBudget;
   /** Hits not yet written: key -> number of hits. */
   #pendingHits = new Map<string, number>();
   #lastHitAt = new Date(0);
@@ -167,148 +137,85 @@ export class PrismaResultCache implements ResultCache {
   constructor(prisma: PrismaClient, options: ResultCacheOptions) {
     this.#prisma = prisma;
     this.#options = options;
-    this.#lru =
-      options.lruSize > 0
-        ? new LRUCache<string, StoredEntry>({
-            max: options.lruSize,
-            maxSize: LRU_MAX_CHARS,
-            sizeCalculation: entrySize,
-          })
-        : null;
+    this.#budget = new CacheBudget(prisma, options.maxCacheBytes);
   }
 
-  async getMany(problems: readonly PreparedProblem[]): Promise<(PathResult | undefined)[]> {
-    const out: (PathResult | undefined)[] = new Array(problems.length).fill(undefined);
+  async getMany(problems: readonly PreparedProblem[]): Promise<(StoredResult | undefined)[]> {
+    const out: (StoredResult | undefined)[] = new Array(problems.length).fill(undefined);
     const wanted = new Map<string, number[]>();
-    for (let i = 0; i < problems.length; i++) {
-      const { key, problem } = problems[i];
-      const entry = this.#lru?.get(key);
-      if (entry && sameProblem(entry.problem, problem)) {
-        const result = this.#restore(key, problem, entry);
-        if (result) {
-          out[i] = result;
-          this.#hit(key);
-          continue;
-        }
-        this.#lru?.delete(key);
-      }
+    problems.forEach(({ key }, i) => {
       const indices = wanted.get(key);
       if (indices) indices.push(i);
       else wanted.set(key, [i]);
-    }
+    });
+    const keys = [...wanted.keys()];
+    let statements = 0;
+    const pace = () => (statements++ > 0 ? yieldToEventLoop() : Promise.resolve());
 
-    if (wanted.size > 0) {
-      const keys = [...wanted.keys()];
-      const rows: CachedRow[] = [];
-      for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
-        rows.push(
-          ...(await this.#prisma.cachedResult.findMany({
-            where: { key: { in: keys.slice(start, start + KEYS_PER_QUERY) } },
-            select: {
-              key: true,
-              piece: true,
-              files: true,
-              ranks: true,
-              mask: true,
-              sources: true,
-              targets: true,
-              distance: true,
-              layerCount: true,
-              layers: true,
-              pathCount: true,
-            },
-          })),
-        );
-      }
-      for (const row of rows) {
-        let entry: StoredEntry;
-        try {
-          entry = decodeRow(row);
-        } catch (error) {
-          this.#options.logger.warn({ key: row.key, err: error }, 'unreadable cache row treated as a miss');
-          continue;
-        }
-        let used = false;
-        for (const i of wanted.get(row.key) ?? []) {
-          const { key, problem } = problems[i];
-          if (!sameProblem(entry.problem, problem)) {
-            this.#options.logger.warn({ key }, 'cache row for this key holds another problem; treated as a miss');
-            continue;
-          }
-          const result = this.#restore(key, problem, entry);
-          if (!result) continue;
-          out[i] = result;
-          used = true;
-          this.#hit(key);
-        }
-        if (used) this.#lru?.set(row.key, entry);
+    for (let start = 0; start < keys.length; start += SIZE_KEYS) {
+      await pace();
+      const sizes = await this.#prisma.cachedResult.findMany({
+        where: { key: { in: keys.slice(start, start + SIZE_KEYS) } },
+        select: { key: true, bytes: true },
+      });
+      for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes)) {
+        await pace();
+        const rows = await this.#prisma.cachedResult.findMany({
+          where: { key: { in: chunk.map((row) => row.key) } },
+          select: ROW_SELECT,
+        });
+        for (const row of rows) this.#use(row, problems, wanted.get(row.key) ?? [], out);
       }
     }
     return out;
   }
 
-  async putMany(results: readonly PathResult[]): Promise<void> {
-    const fresh = new Map<string, PathResult>();
+  async putMany(results: readonly StoredResult[]): Promise<void> {
+    const fresh = new Map<string, { result: StoredResult; bytes: number }>();
     for (const result of results) {
-      if (!result.cached && !fresh.has(result.key)) fresh.set(result.key, result);
+      if (fresh.has(result.key)) continue;
+      const bytes = cacheRowBytes(result);
+      if (this.#budget.fits(bytes)) fresh.set(result.key, { result, bytes });
+      else this.#options.logger.warn({ key: result.key, bytes, maxCacheBytes: this.#budget.maxBytes }, 'result larger than the whole cache budget; not stored');
     }
     if (fresh.size === 0) return;
+    // Hits first, so that eviction sees when the rows were last used.
+    if (this.#pendingHits.size > 0) await this.flush();
 
-    const now = new Date();
-    const entries: [string, StoredEntry][] = [];
-    const params: unknown[] = [];
-    for (const result of fresh.values()) {
-      const { problem } = result;
-      const layers = result.layers.map((layer) => layer.bitboard);
-      // Never `result.pathCount`: that would count the paths of every result stored.
-      const pathCount = result.knownPathCount;
-      entries.push([result.key, { problem, distance: result.distance, layers, pathCount }]);
-      params.push(
-        result.key,
-        problem.piece,
-        problem.files,
-        problem.ranks,
-        problem.mask,
-        problem.sources,
-        problem.targets,
-        result.distance,
-        layers.length,
-        encodeLayers(layers, problem.files, problem.ranks),
-        pathCount === undefined ? null : pathCount.toString(),
-        now,
-        now,
-      );
+    const chunks = chunkBy([...fresh.values()], WRITE_ROWS, WRITE_BYTES, (row) => row.bytes);
+    for (let c = 0; c < chunks.length; c++) {
+      if (c > 0) await yieldToEventLoop();
+      const now = new Date();
+      const params: unknown[] = [];
+      for (const { result, bytes } of chunks[c]) {
+        const { problem } = result;
+        params.push(
+          result.key,
+          problem.piece,
+          problem.files,
+          problem.ranks,
+          problem.mask,
+          problem.sources,
+          problem.targets,
+          result.distance,
+          result.pathCount === undefined ? null : result.pathCount.toString(),
+          bytes,
+          result.layers,
+          now,
+          now,
+        );
+      }
+      const rows = params.length / PARAMS_PER_ROW;
+      const sql = `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`;
+      const upsert = this.#prisma.$executeRawUnsafe(sql, ...params);
+      const evict = this.#budget.evictStatement();
+      const statements = evict ? [upsert, evict] : [upsert];
+      const [, deleted] = await this.#prisma.$transaction(statements);
+      if (deleted !== undefined && deleted >= EVICT_ROWS) {
+        await yieldToEventLoop();
+        await this.#budget.evict();
+      }
     }
-    // Multi-row upserts: Prisma's `upsert` costs one round trip through the query compiler per
-    // row (about 1 ms each); one statement per chunk costs a few ms for hundreds of rows. An
-    // existing row (a corrupted one, or one another request stored meanwhile) is overwritten but
-    // keeps its createdAt and hitCount.
-    const upserts = [];
-    for (let start = 0; start < entries.length; start += ROWS_PER_INSERT) {
-      const rows = Math.min(ROWS_PER_INSERT, entries.length - start);
-      upserts.push(
-        this.#prisma.$executeRawUnsafe(
-          `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`,
-          ...params.slice(start * PARAMS_PER_ROW, (start + rows) * PARAMS_PER_ROW),
-        ),
-      );
-    }
-
-    const hits = this.#takePendingHits();
-    try {
-      await this.#prisma.$transaction([
-        ...upserts,
-        ...this.#hitUpdates(hits.counts, hits.at),
-        this.#prisma.$executeRaw`
-          DELETE FROM "CachedResult" WHERE "key" IN (
-            SELECT "key" FROM "CachedResult" ORDER BY "lastHitAt" ASC, "key" ASC
-            LIMIT max((SELECT COUNT(*) FROM "CachedResult") - ${this.#options.maxCacheRows}, 0))`,
-      ]);
-    } catch (error) {
-      this.#restorePendingHits(hits.counts);
-      throw error;
-    }
-    for (const [key, entry] of entries) this.#lru?.set(key, entry);
   }
 
   /** Writes pending hit counts now (also waits for a flush in progress). */
@@ -317,20 +224,26 @@ export class PrismaResultCache implements ResultCache {
       clearTimeout(this.#flushTimer);
       this.#flushTimer = null;
     }
-    const hits = this.#takePendingHits();
-    const previous = this.#flushing;
-    const run = previous.then(async () => {
-      if (hits.counts.size === 0) return;
+    const counts = this.#pendingHits;
+    const at = this.#lastHitAt;
+    this.#pendingHits = new Map();
+    const run = this.#flushing.then(async () => {
+      const keys = [...counts.keys()];
       const guard = this.#options.guardWrite ?? ((write) => write());
-      try {
-        await guard(() => this.#prisma.$transaction(this.#hitUpdates(hits.counts, hits.at)));
-      } catch (error) {
-        // Unavailability is logged once, by the store, when it starts.
-        if (error instanceof DatabaseUnavailableError) return;
-        this.#options.logger.error(
-          { keys: hits.counts.size, err: error },
-          'could not record cache hits (hit counts and last-hit times not updated)',
-        );
+      for (let start = 0; start < keys.length; start += HIT_KEYS) {
+        if (start > 0) await yieldToEventLoop();
+        const slice = keys.slice(start, start + HIT_KEYS);
+        try {
+          await guard(() => this.#prisma.$transaction(this.#hitUpdates(slice, counts, at)));
+        } catch (error) {
+          // Unavailability is logged once, by the store, when it starts.
+          if (error instanceof DatabaseUnavailableError) return;
+          this.#options.logger.error(
+            { keys: keys.length - start, err: error },
+            'could not record cache hits (hit counts and last-hit times not updated)',
+          );
+          return;
+        }
       }
     });
     this.#flushing = run;
@@ -341,20 +254,24 @@ export class PrismaResultCache implements ResultCache {
   async close(): Promise<void> {
     this.#closed = true;
     await this.flush();
-    this.#lru?.clear();
   }
 
-  #restore(key: string, problem: CanonicalProblem, entry: StoredEntry): PathResult | undefined {
+  /** Serves `row` to the questions at `indices` that asked for exactly its problem. */
+  #use(row: CachedRow, problems: readonly PreparedProblem[], indices: number[], out: (StoredResult | undefined)[]): void {
+    let stored: StoredResult;
     try {
-      const result = restoreResult(problem, entry.layers, entry.pathCount);
-      if (result.key !== key) throw new Error(`restored key ${result.key} differs`);
-      if (result.distance !== entry.distance) {
-        throw new Error(`restored distance ${result.distance} differs from stored ${entry.distance}`);
-      }
-      return result;
+      stored = toStored(row);
     } catch (error) {
-      this.#options.logger.warn({ key, err: error }, 'cached result could not be rebuilt; treated as a miss');
-      return undefined;
+      this.#options.logger.warn({ key: row.key, err: error }, 'unreadable cache row treated as a miss');
+      return;
+    }
+    for (const i of indices) {
+      if (!sameProblem(stored.problem, problems[i].problem)) {
+        this.#options.logger.warn({ key: row.key }, 'cache row for this key holds another problem; treated as a miss');
+        continue;
+      }
+      out[i] = stored;
+      this.#hit(row.key);
     }
   }
 
@@ -370,35 +287,17 @@ export class PrismaResultCache implements ResultCache {
     }
   }
 
-  #takePendingHits(): { counts: Map<string, number>; at: Date } {
-    const counts = this.#pendingHits;
-    this.#pendingHits = new Map();
-    return { counts, at: this.#lastHitAt };
-  }
-
-  #restorePendingHits(counts: Map<string, number>): void {
-    for (const [key, n] of counts) this.#pendingHits.set(key, (this.#pendingHits.get(key) ?? 0) + n);
-  }
-
-  /** One `updateMany` per distinct hit count (usually one). */
-  #hitUpdates(counts: Map<string, number>, at: Date) {
+  /** One `updateMany` per distinct hit count among `keys` (usually one). */
+  #hitUpdates(keys: string[], counts: Map<string, number>, at: Date) {
     const byCount = new Map<number, string[]>();
-    for (const [key, n] of counts) {
-      const keys = byCount.get(n);
-      if (keys) keys.push(key);
+    for (const key of keys) {
+      const n = counts.get(key)!;
+      const same = byCount.get(n);
+      if (same) same.push(key);
       else byCount.set(n, [key]);
     }
-    const updates = [];
-    for (const [n, keys] of byCount) {
-      for (let start = 0; start < keys.length; start += KEYS_PER_QUERY) {
-        updates.push(
-          this.#prisma.cachedResult.updateMany({
-            where: { key: { in: keys.slice(start, start + KEYS_PER_QUERY) } },
-            data: { hitCount: { increment: n }, lastHitAt: at },
-          }),
-        );
-      }
-    }
-    return updates;
+    return [...byCount].map(([n, same]) =>
+      this.#prisma.cachedResult.updateMany({ where: { key: { in: same } }, data: { hitCount: { increment: n }, lastHitAt: at } }),
+    );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The availability circuit breaker on a fake clock: which errors mean the database is unavailable
  * (in the shapes Prisma's driver adapter and better-sqlite3 throw them), writes refused at once
- * while unavailable, one trial per retry interval, recovery on the first successful write.
+ * while unavailable, one trial per retry interval, recovery on the first successful write, and
+ * health earned only by a write that succeeded recently (a trial write otherwise).
  */
 import { describe, expect, it } from 'vitest';
 import { Availability, unavailableReason } from '../../src/store/availability.js';
@@ -34,16 +35,20 @@ describe('unavailableReason', () => {
 });
 
 describe('Availability', () => {
-  function setup() {
+  function setup(options: { probeFails?: boolean } = {}) {
     let now = 1000;
-    let probeFails = true;
+    let probeFails = options.probeFails ?? true;
+    let probes = 0;
+    let failure = prismaError('SQLITE_BUSY', 'database is locked');
     const logger = recordingLogger();
     const availability = new Availability({
       retryMs: 100,
+      freshMs: 1000,
       now: () => now,
       logger,
       probe: async () => {
-        if (probeFails) throw prismaError('SQLITE_BUSY', 'database is locked');
+        probes++;
+        if (probeFails) throw failure;
       },
     });
     return {
@@ -51,6 +56,11 @@ describe('Availability', () => {
       logger,
       advance: (ms: number) => (now += ms),
       mend: () => (probeFails = false),
+      breakWith: (error: Error) => {
+        failure = error;
+        probeFails = true;
+      },
+      probes: () => probes,
     };
   }
   const locked = () => Promise.reject(prismaError('SQLITE_BUSY', 'database is locked'));
@@ -78,9 +88,10 @@ describe('Availability', () => {
   });
 
   it('healthy(): false while unavailable, a trial write when due, true once it succeeds', async () => {
-    const { availability, advance, mend } = setup();
-    expect(await availability.healthy()).toBe(true);
+    const { availability, advance, mend, breakWith } = setup({ probeFails: false });
+    expect(await availability.healthy()).toBe(true); // after a trial write
     await availability.write(locked).catch(() => undefined);
+    breakWith(prismaError('SQLITE_BUSY', 'database is locked'));
     expect(await availability.healthy()).toBe(false);
     advance(100);
     expect(await availability.healthy()).toBe(false); // the trial failed
@@ -91,8 +102,38 @@ describe('Availability', () => {
     expect(availability.reason).toBeUndefined();
   });
 
+  it('healthy(): true only after a real write, and only while that write is recent (freshMs)', async () => {
+    const { availability, advance, breakWith, probes } = setup({ probeFails: false });
+    // Before any write: a trial write first.
+    expect(await availability.healthy()).toBe(true);
+    expect(probes()).toBe(1);
+    advance(999);
+    expect(await availability.healthy()).toBe(true);
+    expect(probes()).toBe(1); // the trial still vouches
+    await availability.write(async () => 'written');
+    advance(999);
+    expect(await availability.healthy()).toBe(true);
+    expect(probes()).toBe(1); // so does any successful write
+    // The disk fills up while nothing is written: the next check after freshMs finds out.
+    breakWith(prismaError('SQLITE_FULL', 'database or disk is full'));
+    advance(1);
+    expect(await availability.healthy()).toBe(false);
+    expect(probes()).toBe(2);
+    expect(availability.reason).toBe('database or disk is full');
+  });
+
+  it('trial(): one at a time; a failing one marks the store unavailable with its reason', async () => {
+    const { availability, probes } = setup({ probeFails: true });
+    const [a, b] = await Promise.all([availability.trial(), availability.trial()]);
+    expect([a, b]).toEqual([false, false]);
+    expect(probes()).toBe(1);
+    expect(availability.reason).toBe('database is locked');
+    expect(await availability.healthy()).toBe(false); // no new trial before retryMs
+    expect(probes()).toBe(1);
+  });
+
   it('passes other errors through without changing its state', async () => {
-    const { availability } = setup();
+    const { availability } = setup({ probeFails: false });
     await expect(availability.write(() => Promise.reject(new Error('wrong token')))).rejects.toThrow('wrong token');
     expect(availability.reason).toBeUndefined();
     expect(await availability.healthy()).toBe(true);

@@ -1,8 +1,11 @@
-/** Temporary directories and quiet loggers for the store tests. */
+/** Temporary directories, quiet loggers, synthetic cache rows and an event-loop probe for the store tests. */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { CanonicalProblem } from '../../src/engine/types.js';
 import type { StoreLogger } from '../../src/store/migrate.js';
+import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 
 /** A fresh temporary directory, removed by the returned cleanup. */
 export function tempDir(prefix = 'chess-paths-store-'): { dir: string; cleanup: () => void } {
@@ -18,5 +21,55 @@ export function recordingLogger(): StoreLogger & { lines: { level: string; msg: 
     info: (obj, msg) => lines.push({ level: 'info', msg, obj }),
     warn: (obj, msg) => lines.push({ level: 'warn', msg, obj }),
     error: (obj, msg) => lines.push({ level: 'error', msg, obj }),
+  };
+}
+
+/** Deterministic bytes: `n` of them, from `seed`. */
+export function bytesFrom(seed: string, n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  let block = createHash('sha256').update(seed).digest();
+  for (let i = 0; i < n; i += block.length) {
+    out.set(block.subarray(0, Math.min(block.length, n - i)), i);
+    block = createHash('sha256').update(block).digest();
+  }
+  return out;
+}
+
+/**
+ * A synthetic cache row number `i` (the store treats problems and layers as opaque): a hex key,
+ * an 8 x 8 king problem of its own, and `layerBytes` bytes of layers.
+ */
+export function syntheticResult(i: number, layerBytes = 64, pathCount: bigint | undefined = undefined): StoredResult {
+  const key = createHash('sha256').update(`row ${i}`).digest('hex');
+  const problem: CanonicalProblem = {
+    piece: 'KING',
+    files: 8,
+    ranks: 8,
+    mask: '0xffffffffffffffff',
+    sources: `0x${(1n << BigInt(i % 64)).toString(16).padStart(16, '0')}`,
+    targets: `0x${BigInt(i).toString(16).padStart(16, '0')}`,
+  };
+  return { key, problem, distance: i % 7, layers: bytesFrom(key, layerBytes), pathCount };
+}
+
+/** The question a stored result answers. */
+export function questionOf(result: StoredResult): PreparedProblem {
+  return { key: result.key, problem: result.problem };
+}
+
+/** Counts `setImmediate` turns until stopped: proves the event loop ran meanwhile. */
+export function immediateCounter(): { stop: () => number } {
+  let turns = 0;
+  let running = true;
+  const spin = () => {
+    turns++;
+    if (running) setImmediate(spin);
+  };
+  setImmediate(spin);
+  return {
+    stop: () => {
+      running = false;
+      return turns;
+    },
   };
 }

@@ -1,14 +1,17 @@
 /**
  * The project's migrator against real SQLite files: from empty, re-run, Prisma's history table
- * kept exactly, a changed migration refused, a failed migration recorded and refused.
+ * kept exactly, a changed migration refused, a failed migration recorded and refused, and the
+ * data migrations (nullable path count; byte budgets dropping old-format cache rows).
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { analysisBytes } from '../../src/store/analysis-budget.js';
+import { openStore } from '../../src/store/index.js';
 import { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from '../../src/store/migrate.js';
-import { tempDir } from './helpers.js';
+import { questionOf, recordingLogger, syntheticResult, tempDir } from './helpers.js';
 
 let dir: string;
 let cleanup: () => void;
@@ -38,6 +41,14 @@ function history(file: string) {
   } finally {
     db.close();
   }
+}
+
+/** A migrations directory holding only the first `count` committed migrations. */
+function firstMigrations(count: number): string {
+  const only = join(dir, `first-${count}`);
+  mkdirSync(only);
+  for (const name of migrationNames().slice(0, count)) cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(only, name), { recursive: true });
+  return only;
 }
 
 function copyMigrations(): string {
@@ -87,7 +98,7 @@ describe('migrate', () => {
         { name: 'applied_steps_count', type: 'INTEGER UNSIGNED', notnull: 1, dflt_value: '0', pk: 0 },
       ]);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['Analysis', 'CachedResult', '_prisma_migrations']);
+      expect(tables).toEqual(['Analysis', 'CachedResult', 'StoreTotals', '_prisma_migrations']);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();
@@ -104,13 +115,10 @@ describe('migrate', () => {
   });
 
   it('makes CachedResult.pathCount nullable, keeping the rows stored before', () => {
-    const [init, nullable] = migrationNames();
+    const [, nullable] = migrationNames();
     expect(nullable).toMatch(/_cached_result_path_count_nullable$/);
-    const only = join(dir, 'only-init');
-    mkdirSync(only);
-    cpSync(join(DEFAULT_MIGRATIONS_DIR, init), join(only, init), { recursive: true });
     const file = join(dir, 'db.sqlite');
-    migrate(file, { migrationsDir: only });
+    migrate(file, { migrationsDir: firstMigrations(1) });
     const db = new Database(file);
     db.prepare(
       `INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "distance", "layerCount", "layers", "pathCount", "hitCount")
@@ -118,7 +126,7 @@ describe('migrate', () => {
     ).run();
     db.close();
 
-    expect(migrate(file).applied).toEqual([nullable]);
+    expect(migrate(file, { migrationsDir: firstMigrations(2) }).applied).toEqual([nullable]);
     const after = new Database(file);
     try {
       const column = after.prepare(`SELECT "notnull" FROM pragma_table_info('CachedResult') WHERE name = 'pathCount'`).pluck().get();
@@ -129,6 +137,66 @@ describe('migrate', () => {
       after.prepare(`UPDATE "CachedResult" SET "pathCount" = NULL`).run();
     } finally {
       after.close();
+    }
+  });
+
+  it('byte budgets: drops the old-format cache rows, sizes the analyses, keeps running totals; new rows work', async () => {
+    const names = migrationNames();
+    const budgets = names.indexOf('20261123000000_byte_budgets');
+    expect(budgets).toBe(2);
+    const file = join(dir, 'db.sqlite');
+    migrate(file, { migrationsDir: firstMigrations(budgets) });
+    const analyses = [
+      { id: 'a1', title: 'Échecs ♞', notes: 'naïve', fen: null, queries: '[{"piece":"KING","from":["a1"],"to":["h8"]}]', resultKeys: '["k1"]' },
+      { id: 'a2', title: 't', notes: null, fen: '8/8/8/8/8/8/8/8 w - - 0 1', queries: '[]', resultKeys: '[]' },
+    ];
+    const db = new Database(file);
+    for (let i = 0; i < 3; i++) {
+      db.prepare(
+        `INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "distance", "layerCount", "layers", "pathCount", "hitCount")
+         VALUES (?, 'KING', 8, 8, '0xffffffffffffffff', '0x1', '0x80', 7, 8, zeroblob(64), NULL, 3)`,
+      ).run(`old${i}`);
+    }
+    const insert = db.prepare(
+      `INSERT INTO "Analysis" ("id", "title", "notes", "fen", "queries", "resultKeys", "editTokenHash", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, 'h', CURRENT_TIMESTAMP)`,
+    );
+    for (const a of analyses) insert.run(a.id, a.title, a.notes, a.fen, a.queries, a.resultKeys);
+    db.close();
+
+    expect(migrate(file).applied).toEqual([names[budgets]]);
+    const after = new Database(file);
+    try {
+      expect(after.prepare('SELECT COUNT(*) FROM "CachedResult"').pluck().get()).toBe(0);
+      const columns = after.prepare(`SELECT name FROM pragma_table_info('CachedResult')`).pluck().all();
+      expect(columns).not.toContain('layerCount');
+      expect(columns.at(-1)).toBe('layers');
+      const sizes = after.prepare('SELECT "id", "bytes" FROM "Analysis" ORDER BY "id"').all();
+      expect(sizes).toEqual(analyses.map((a) => ({ id: a.id, bytes: analysisBytes(a) })));
+      const totals = after.prepare('SELECT * FROM "StoreTotals"').all();
+      const sum = analyses.reduce((n, a) => n + analysisBytes(a), 0);
+      expect(totals).toEqual([{ id: 1, cacheRows: 0, cacheBytes: 0, analysisRows: 2, analysisBytes: sum }]);
+      const indexes = after.prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`).pluck().all();
+      expect(indexes).toEqual(['CachedResult_lastHitAt_key_idx']);
+      // The triggers keep the totals: a delete frees its bytes.
+      after.prepare(`DELETE FROM "Analysis" WHERE "id" = 'a2'`).run();
+      expect(after.prepare('SELECT "analysisRows", "analysisBytes" FROM "StoreTotals"').get()).toEqual({ analysisRows: 1, analysisBytes: analysisBytes(analyses[0]) });
+    } finally {
+      after.close();
+    }
+
+    // New rows work, and the store serves them.
+    const store = await openStore(
+      { databaseUrl: `file:${file}`, maxCacheBytes: 1 << 20, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0 },
+      { logger: recordingLogger() },
+    );
+    try {
+      const row = syntheticResult(1, 100);
+      await store.cache.putMany([row]);
+      expect((await store.cache.getMany([questionOf(row)]))[0]?.layers).toEqual(row.layers);
+      expect(await store.totals()).toMatchObject({ cacheRows: 1, analysisRows: 1 });
+      expect((await store.analyses.get('a1'))?.title).toBe('Échecs ♞');
+    } finally {
+      await store.close();
     }
   });
 

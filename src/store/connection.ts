@@ -1,0 +1,65 @@
+/**
+ * The service's one SQLite connection, and the trial write that proves it can write.
+ *
+ * Prisma's better-sqlite3 adapter opens exactly one better-sqlite3 connection per client (the
+ * factory's `connect`), and the migrator's own connection is closed before it opens. In WAL mode,
+ * SQLite normally keeps the WAL index in a `-shm` file mapped into memory; when that file is
+ * truncated (or replaced) while the process runs, the next access to the mapping kills the whole
+ * process with SIGBUS, and no JavaScript can catch it. With `PRAGMA locking_mode = EXCLUSIVE` set
+ * before the connection first reads the database, SQLite keeps the WAL index in heap memory and
+ * never creates nor maps a `-shm` file: such faults cannot reach the process.
+ *
+ * The cost: the connection holds an exclusive lock on the database from its first access until it
+ * closes, so no other process (a `sqlite3` shell, Prisma Studio, a second instance) can read it
+ * meanwhile, and it cannot open it while another process has it open. Since no other connection
+ * can ever hold a lock against it, its busy timeout is 0: a lock it cannot get (another process
+ * had the file open when the service started) fails at once instead of holding the event loop,
+ * and the availability breaker retries later. `normal` mode keeps SQLite's default (shared) locking
+ * and the busy timeout, for tests and tools that need a second connection.
+ */
+import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type { PrismaClient } from '../generated/prisma/client.js';
+
+/** How the service's connection locks the database (see the file comment). */
+export type LockingMode = 'exclusive' | 'normal';
+
+/** The adapter factory that sets `locking_mode = EXCLUSIVE` first on every connection it opens. */
+class ExclusiveBetterSqlite3 extends PrismaBetterSqlite3 {
+  override async connect(): ReturnType<PrismaBetterSqlite3['connect']> {
+    const adapter = await super.connect();
+    try {
+      // Before any statement reads the database: only then is no shared-memory WAL index made.
+      await adapter.executeScript('PRAGMA locking_mode = EXCLUSIVE;');
+    } catch (error) {
+      await adapter.dispose();
+      throw error;
+    }
+    return adapter;
+  }
+}
+
+/** Prisma's driver-adapter factory for the database file `file`. */
+export function connectionFactory(file: string, options: { lockingMode: LockingMode; busyTimeoutMs: number }): PrismaBetterSqlite3 {
+  return options.lockingMode === 'exclusive'
+    ? new ExclusiveBetterSqlite3({ url: file, timeout: 0 })
+    : new PrismaBetterSqlite3({ url: file, timeout: options.busyTimeoutMs });
+}
+
+/** Key of the trial row; never a real cache key (those are hex). */
+const PROBE_KEY = '~health-probe';
+
+/**
+ * The trial write: a cache row holding 8 KiB, inserted and deleted in one committed transaction,
+ * so it needs the write lock, write access, new pages and room in the WAL, like any real write,
+ * and leaves nothing behind (the running totals go up and back down in the same transaction).
+ */
+export async function probeWrite(prisma: PrismaClient): Promise<void> {
+  await prisma.$transaction([
+    prisma.$executeRawUnsafe(
+      'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "bytes", "layers") ' +
+        "VALUES (?, 'KING', 1, 1, '0x0', '0x0', '0x0', 8192, zeroblob(8192)) ON CONFLICT DO NOTHING",
+      PROBE_KEY,
+    ),
+    prisma.$executeRawUnsafe('DELETE FROM "CachedResult" WHERE "key" = ?', PROBE_KEY),
+  ]);
+}
