@@ -132,7 +132,11 @@ export class Availability {
   trial(): Promise<boolean> {
     this.#probing ??= this.#attempt(this.#options.probe, true).then(
       () => true,
-      () => false,
+      (error: unknown) => {
+        // Unavailability is logged by #attempt; anything else would go unseen.
+        if (unavailableReason(error) === undefined) this.#options.logger.error({ err: error }, 'trial write failed');
+        return false;
+      },
     );
     const probing = this.#probing;
     void probing.finally(() => {

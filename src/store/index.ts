@@ -33,7 +33,7 @@ export interface StoreExtras {
   logger?: StoreLogger;
   /** Migrations to apply; default the package's `prisma/migrations`. */
   migrationsDir?: string;
-  /** How long a statement waits for another connection's lock, in ms (overrides the option). */
+  /** How long the migrator (and a `normal`-mode connection) waits for a lock, in ms (overrides the option). */
   busyTimeoutMs?: number;
   /** Delay before hit counts are written, in ms (default 200). */
   hitFlushDelayMs?: number;
@@ -120,7 +120,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   }
   try {
     await prisma.$connect();
-    // WAL is persistent (set by the migrator); the busy timeout is the adapter's `timeout`.
+    // WAL is persistent (set by the migrator); the busy timeout is the adapter's `timeout` (0 when
+    // exclusive: no other connection can hold a lock against this one).
     await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
     await extras.onConnected?.(prisma);
   } catch (error) {

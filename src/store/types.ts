@@ -99,8 +99,9 @@ export interface Store {
   cache: ResultCache;
   analyses: AnalysisStore;
   /**
-   * True while the database answers a trivial query and, after a write failed because the
-   * database was unavailable, once a trial write succeeds again.
+   * True while the database answers a trivial query and a real write succeeded recently: an
+   * operation's, or a trial write's, run when the store opens, when the last successful write is
+   * older than 30 s, and (while the database is unavailable) once per `retryMs`.
    */
   healthy(): Promise<boolean>;
   /** Why the database is unavailable (e.g. `database is locked`), while it is; else undefined. */
@@ -112,13 +113,16 @@ export interface Store {
 export interface StoreOptions {
   /** `file:./data/chess-paths.db` style URL; the directory is created. */
   databaseUrl: string;
-  /** Most bytes of the cache table; least recently used rows are evicted beyond it. */
+  /** Most bytes of the cache table; least recently used rows are evicted beyond it (0: no limit). */
   maxCacheBytes: number;
   /** Most stored bytes of one analysis (title, notes, FEN, queries): `StorageLimitError` past it. */
   maxAnalysisBytes: number;
-  /** Most stored bytes of all analyses together: `StorageLimitError` for a save or update past it. */
+  /** Most stored bytes of all analyses together: `StorageLimitError` for a save or update past it (0: no limit). */
   maxAnalysesBytes: number;
-  /** How long a statement waits for another connection's lock, ms (default 5000). */
+  /**
+   * How long the start-up migrator waits for another process's lock, ms (default 5000). Once
+   * open, the store holds the database exclusively and never waits for a lock.
+   */
   busyTimeoutMs?: number;
   /** After the database was found unavailable: writes fail at once, but one is tried again every `retryMs` (default 5000). */
   retryMs?: number;

@@ -39,7 +39,7 @@ describe('Availability', () => {
     let now = 1000;
     let probeFails = options.probeFails ?? true;
     let probes = 0;
-    let failure = prismaError('SQLITE_BUSY', 'database is locked');
+    let failure: Error = prismaError('SQLITE_BUSY', 'database is locked');
     const logger = recordingLogger();
     const availability = new Availability({
       retryMs: 100,

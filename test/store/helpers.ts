@@ -24,14 +24,10 @@ export function recordingLogger(): StoreLogger & { lines: { level: string; msg: 
   };
 }
 
-/** Deterministic bytes: `n` of them, from `seed`. */
+/** Deterministic bytes: `n` of them, the SHA-256 of `seed` repeated. */
 export function bytesFrom(seed: string, n: number): Uint8Array {
   const out = new Uint8Array(n);
-  let block = createHash('sha256').update(seed).digest();
-  for (let i = 0; i < n; i += block.length) {
-    out.set(block.subarray(0, Math.min(block.length, n - i)), i);
-    block = createHash('sha256').update(block).digest();
-  }
+  if (n > 0) Buffer.from(out.buffer).fill(createHash('sha256').update(seed).digest());
   return out;
 }
 
