@@ -21,6 +21,8 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Admission } from './admission.js';
 import type { Context } from './context.js';
 import { costPlugin, HEAVY_WORK } from './cost.js';
+import { PACE_BYTES } from './output.js';
+import { markLarge, stringifyResult } from './stringify.js';
 import { OverloadedError } from './work/pool.js';
 import { createFormatError } from './errors.js';
 import { playgroundPlugin } from './playground.js';
@@ -87,6 +89,9 @@ export function createApollo(options: {
           async willSendResponse({ contextValue, operation, response }) {
             contextValue.release?.();
             const body = response.body;
+            if (body.kind === 'single' && body.singleResult.data && contextValue.output.bytes > PACE_BYTES) {
+              markLarge(body.singleResult.data);
+            }
             if (operation?.operation !== 'query' || body.kind !== 'single' || body.singleResult.errors?.length) {
               contextValue.replay.allowed = false;
             }
@@ -103,8 +108,8 @@ export function createApollo(options: {
     formatError: createFormatError({ production: config.production, logger, metrics }),
     introspection: config.introspection,
     parseOptions: { maxTokens: limits.maxTokens },
-    // Compact JSON: Apollo's default pretty-prints, which costs time and bytes on every response.
-    stringifyResult: (result) => JSON.stringify(result),
+    // Compact JSON (Apollo's default pretty-prints), written in slices when the answer is large.
+    stringifyResult,
     csrfPrevention: true,
     allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: !config.production,

@@ -41,6 +41,11 @@ export class OutputBudget {
   /** `maxBytes` 0 means no limit. */
   constructor(readonly maxBytes: number) {}
 
+  /** Bytes of large values charged so far. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   /** Throws `ResponseTooLargeError` once the account (plus `more` bytes about to be made) is over the limit. */
   check(more = 0): void {
     if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes);
