@@ -312,7 +312,7 @@ describe('lazy fields on the pool', () => {
     const items: FieldItem[] = [];
     const owners: PathResult[] = [];
     const add = (r: PathResult, field: LazyField, first?: number | null, after?: string | null) => {
-      items.push({ problem: wireOf(prepareQuery(queries[results.indexOf(r)])), layers: packLayers(r), field, first, after });
+      items.push({ problem: wireOf(prepareQuery(queries[results.indexOf(r as (typeof results)[number])])), layers: packLayers(r), field, first, after });
       owners.push(r);
     };
     for (const r of results) {
