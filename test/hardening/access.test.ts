@@ -25,9 +25,12 @@ import { startTestServer, type TestServer } from '../graphql/helpers.js';
 let t: TestServer;
 let dir: string;
 
+/** A server on the database in `dir`. */
+const startOn = (dir: string) => startTestServer({ env: { DATABASE_URL: `file:${join(dir, 'access.db')}`, RATE_LIMIT_MUTATIONS: '0' } });
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chess-paths-access-'));
-  t = await startTestServer({ env: { DATABASE_URL: `file:${join(dir, 'access.db')}`, RATE_LIMIT_MUTATIONS: '0' } });
+  t = await startOn(dir);
 });
 afterAll(async () => {
   await t?.close();
@@ -190,7 +193,9 @@ describe('tokens are random, shown once, and stored only as a hash', () => {
     for (const { token } of saved) {
       for (const content of contents) expect(content.includes(token)).toBe(false);
     }
-    const db = new Database(join(dir, 'access.db'), { readonly: true, fileMustExist: true });
+    // The server holds its database exclusively while it runs: stop it to look, then start it again.
+    await t.server.close();
+    const db = new Database(join(dir, 'access.db'), { fileMustExist: true });
     try {
       const columns = (db.prepare('PRAGMA table_info("Analysis")').all() as { name: string }[]).map((c) => c.name);
       expect(columns.filter((c) => /token/i.test(c))).toEqual(['editTokenHash']);
@@ -200,6 +205,7 @@ describe('tokens are random, shown once, and stored only as a hash', () => {
       }
     } finally {
       db.close();
+      t = await startOn(dir);
     }
   });
 

@@ -315,6 +315,17 @@ describe('SIGKILL in the middle of writes', () => {
       expect(load.earlyFailures).toEqual([]);
       expect(load.mutationsInFlightAtKill, 'writes in flight at the kill').toBeGreaterThan(0);
 
+      // The file as the kill left it (the server holds its database exclusively while it runs, so
+      // look now): intact, and every analysis row whole.
+      const db = new Database(databaseFile, { fileMustExist: true });
+      try {
+        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        const rows = db.prepare('SELECT "queries", "resultKeys" FROM "Analysis"').all() as { queries: string; resultKeys: string }[];
+        for (const row of rows) expect((JSON.parse(row.queries) as unknown[]).length).toBe((JSON.parse(row.resultKeys) as unknown[]).length);
+      } finally {
+        db.close();
+      }
+
       // 4. Restart on the same file.
       server = await start();
       const url = server.url;
@@ -344,14 +355,6 @@ describe('SIGKILL in the middle of writes', () => {
         landedUnacknowledged++;
       });
       expect(ids.length).toBe(acknowledged.size + landedUnacknowledged);
-      const db = new Database(databaseFile, { readonly: true, fileMustExist: true });
-      try {
-        expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        const rows = db.prepare('SELECT "queries", "resultKeys" FROM "Analysis"').all() as { queries: string; resultKeys: string }[];
-        for (const row of rows) expect((JSON.parse(row.queries) as unknown[]).length).toBe((JSON.parse(row.resultKeys) as unknown[]).length);
-      } finally {
-        db.close();
-      }
 
       // Edit tokens still work; a wrong one does not.
       const thisRound = entries.filter((e) => e.content.title.startsWith(`r${round}-`));
