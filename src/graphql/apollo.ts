@@ -22,6 +22,7 @@ import type { Admission } from './admission.js';
 import type { Context } from './context.js';
 import { costPlugin, HEAVY_WORK } from './cost.js';
 import { PACE_BYTES } from './output.js';
+import { closeVerdict } from './replay.js';
 import { markLarge, stringifyResult } from './stringify.js';
 import { OverloadedError } from './work/pool.js';
 import { createFormatError } from './errors.js';
@@ -92,9 +93,7 @@ export function createApollo(options: {
             if (body.kind === 'single' && body.singleResult.data && contextValue.output.bytes > PACE_BYTES) {
               markLarge(body.singleResult.data);
             }
-            if (operation?.operation !== 'query' || body.kind !== 'single' || body.singleResult.errors?.length) {
-              contextValue.replay.allowed = false;
-            }
+            closeVerdict(contextValue.replay, operation?.operation, body.kind !== 'single' || Boolean(body.singleResult.errors?.length));
           },
         };
       },

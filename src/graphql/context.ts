@@ -19,6 +19,7 @@ import type { EngineApi, Prepared } from './engine.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
 import type { ResultMemo } from './memo.js';
 import { OutputBudget } from './output.js';
+import { newVerdict, servedHot, servedOther, type ReplayVerdict } from './replay.js';
 import { WorkDispatcher } from './work/dispatch.js';
 import { createFieldLoader, type FieldLoader } from './work/fields.js';
 import type { EnginePool } from './work/pool.js';
@@ -57,13 +58,8 @@ export interface Context {
   preparing: PreparationGate;
   /** The client's IP address (the TCP peer), for the mutation rate limit. */
   clientAddress: string;
-  /**
-   * Whether the response may be replayed from the response cache: undefined until a resolver
-   * says, true once a memoised path result was served, false for good once anything else was
-   * (a result through the loader, analyses, a mutation, an error). An object, because Apollo
-   * hands resolvers a shallow copy of the context.
-   */
-  replay: { allowed: boolean | undefined };
+  /** Whether the response may be replayed from the response cache (`replay.ts`). */
+  replay: ReplayVerdict;
   /** Gives back the request's place at admission, when it took one (a heavy request). */
   release?: () => void;
 }
@@ -85,13 +81,8 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
     output: new OutputBudget(services.limits.maxResponseBytes),
     preparing,
     clientAddress,
-    replay: { allowed: undefined },
+    replay: newVerdict(),
   };
-}
-
-/** Marks the request's response as one never to replay (it depends on state). */
-export function uncacheable(ctx: Context): void {
-  ctx.replay.allowed = false;
 }
 
 /** The result of a prepared question: from the memo at once, else through the request's loader. */
@@ -99,10 +90,10 @@ export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Pr
   const hot = ctx.services.memo.get(prepared.key);
   if (hot) {
     ctx.services.metrics.memoHits.inc();
-    ctx.replay.allowed ??= true;
+    servedHot(ctx.replay);
     return hot;
   }
-  ctx.replay.allowed = false;
+  servedOther(ctx.replay);
   return ctx.loader.load(prepared);
 }
 

@@ -25,6 +25,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { GRAPHQL_PATH } from '../graphql/apollo.js';
 import { createContext, persistFresh, type Context, type Services } from '../graphql/context.js';
+import { replayable } from '../graphql/replay.js';
 import type { Metrics } from '../observability/metrics.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -265,7 +266,7 @@ export function createRequestHandler(deps: HandlerDeps) {
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = status;
     if (response.body.kind === 'complete') {
-      if (cacheKey !== undefined && context?.replay.allowed === true && status === 200) {
+      if (cacheKey !== undefined && replayable(context?.replay) && status === 200) {
         responseCache.set(cacheKey, { contentType, body: response.body.string });
       }
       res.setHeader('content-length', Buffer.byteLength(response.body.string));

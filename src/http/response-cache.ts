@@ -6,10 +6,8 @@
  * no errors, gets the same response every time the same document and variables come in. Such
  * responses are kept here by the exact request text (the `Accept` header, which chooses the
  * response's content type, and the raw body: document, variables and operation name), and sent
- * again without parsing or executing anything. Which requests qualify is decided by the resolvers
- * (`Context.replay`): it is opt-in, so a request that resolves no memoised path result
- * (even `{ __typename }`) is never kept, and a new kind of field is uncacheable until it says
- * otherwise. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
+ * again without parsing or executing anything. Which responses qualify is one rule, in
+ * `src/graphql/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
  */
 import { LRUCache } from 'lru-cache';
 

@@ -14,13 +14,14 @@ import type {
   QueryResolvers,
 } from '../../generated/graphql.js';
 import type { AnalysisPatch, Store } from '../../store/types.js';
-import { uncacheable, type Context } from '../context.js';
+import type { Context } from '../context.js';
+import { servedOther } from '../replay.js';
 import { UnavailableError } from '../errors.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
 import { loadAll, plainQuery, prepare, rethrowUnder } from './prepare.js';
 
 function requireStore(ctx: Context): Store {
-  uncacheable(ctx); // analyses change: a response holding one is never replayed
+  servedOther(ctx.replay); // analyses change: a response holding one is never replayed
   const store = ctx.services.store();
   if (!store) throw new UnavailableError('Analyses are unavailable: the database is not open (see /health)');
   return store;
@@ -107,7 +108,7 @@ export const analysisMutations: MutationResolvers = {
 /** `Analysis.results`: the stored queries, loaded like any other path question. */
 export const analysis: AnalysisResolvers = {
   results: (record, _args, ctx) => {
-    uncacheable(ctx);
+    servedOther(ctx.replay);
     try {
       return loadAll(ctx, record.queries, ['results'], false);
     } catch (err) {
