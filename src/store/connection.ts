@@ -11,11 +11,13 @@
  *
  * The cost: the connection holds an exclusive lock on the database from its first access until it
  * closes, so no other process (a `sqlite3` shell, Prisma Studio, a second instance) can read it
- * meanwhile, and it cannot open it while another process has it open. Since no other connection
- * can ever hold a lock against it, its busy timeout is 0: a lock it cannot get (another process
- * had the file open when the service started) fails at once instead of holding the event loop,
- * and the availability breaker retries later. `normal` mode keeps SQLite's default (shared) locking
- * and the busy timeout, for tests and tools that need a second connection.
+ * meanwhile, and it cannot open it while another process has it open. `configureConnection` makes
+ * that first access at open, waiting up to the busy timeout for other processes to let go (start-
+ * up waits like the migrator; if they do not, opening fails and the server retries it later).
+ * Once the lock is held no other connection can ever hold one against it, so the busy timeout is
+ * then set to 0: nothing can make a statement wait for a lock while requests are served. `normal`
+ * mode keeps SQLite's default (shared) locking and the busy timeout, for tests and tools that
+ * need a second connection.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -40,9 +42,18 @@ class ExclusiveBetterSqlite3 extends PrismaBetterSqlite3 {
 
 /** Prisma's driver-adapter factory for the database file `file`. */
 export function connectionFactory(file: string, options: { lockingMode: LockingMode; busyTimeoutMs: number }): PrismaBetterSqlite3 {
-  return options.lockingMode === 'exclusive'
-    ? new ExclusiveBetterSqlite3({ url: file, timeout: 0 })
-    : new PrismaBetterSqlite3({ url: file, timeout: options.busyTimeoutMs });
+  const config = { url: file, timeout: options.busyTimeoutMs };
+  return options.lockingMode === 'exclusive' ? new ExclusiveBetterSqlite3(config) : new PrismaBetterSqlite3(config);
+}
+
+/**
+ * First statements on a new connection: `synchronous = NORMAL` (WAL is persistent, set by the
+ * migrator), which reads the schema and so, in exclusive mode, takes the lock (waiting up to the
+ * busy timeout); then, in exclusive mode, a busy timeout of 0.
+ */
+export async function configureConnection(prisma: PrismaClient, lockingMode: LockingMode): Promise<void> {
+  await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
+  if (lockingMode === 'exclusive') await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 0');
 }
 
 /** Key of the trial row; never a real cache key (those are hex). */

@@ -14,7 +14,7 @@ import { DEFAULTS } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
-import { connectionFactory, probeWrite, type LockingMode } from './connection.js';
+import { configureConnection, connectionFactory, probeWrite, type LockingMode } from './connection.js';
 import { migrate, type StoreLogger } from './migrate.js';
 import { PrismaResultCache } from './result-cache.js';
 import { readTotals, type StoreTotals } from './totals.js';
@@ -118,26 +118,14 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
       (event) => onQuery({ query: event.query, params: event.params, duration: event.duration }),
     );
   }
-  try {
-    await prisma.$connect();
-    // WAL is persistent (set by the migrator); the busy timeout is the adapter's `timeout` (0 when
-    // exclusive: no other connection can hold a lock against this one).
-    await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
-    await extras.onConnected?.(prisma);
-  } catch (error) {
-    await prisma.$disconnect().catch(() => undefined);
-    throw error;
-  }
-
+  // Built before connecting: they check their options, and a bad one must not leave the
+  // database open (and locked).
   const availability = new Availability({
     retryMs: options.retryMs ?? 5000,
     freshMs: extras.healthFreshMs,
     probe: () => probeWrite(prisma),
     logger,
   });
-  // The first write takes the exclusive lock and proves the database writable; a failure leaves
-  // the store open but unavailable, and the retry logic recovers it.
-  await availability.trial();
   const cache = new PrismaResultCache(prisma, {
     maxCacheBytes: options.maxCacheBytes,
     logger,
@@ -148,6 +136,18 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     maxAnalysisBytes: options.maxAnalysisBytes,
     maxAnalysesBytes: options.maxAnalysesBytes,
   });
+  try {
+    await prisma.$connect();
+    await configureConnection(prisma, lockingMode);
+    await extras.onConnected?.(prisma);
+  } catch (error) {
+    await prisma.$disconnect().catch(() => undefined);
+    throw error;
+  }
+
+  // The first write takes the exclusive lock and proves the database writable; a failure leaves
+  // the store open but unavailable, and the retry logic recovers it.
+  await availability.trial();
   const guardedCache: ResultCache = {
     getMany: (problems) => availability.read(() => cache.getMany(problems)),
     putMany: (results) => availability.write(() => cache.putMany(results)),

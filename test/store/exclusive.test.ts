@@ -7,12 +7,13 @@
  * killed in that mode loses no committed write. The cost, also shown: no other connection can
  * read the database while the store has it open.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { PrismaClient } from '../../src/generated/prisma/client.js';
 import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
 import { questionOf, recordingLogger, syntheticResult, tempDir } from './helpers.js';
 
@@ -32,7 +33,7 @@ afterEach(async () => {
 
 async function openX(extras: StoreExtras = {}): Promise<OpenedStore> {
   const store = await openStore(
-    { databaseUrl: `file:${file}`, maxCacheBytes: 0, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0, busyTimeoutMs: 50 },
+    { databaseUrl: `file:${file}`, maxCacheBytes: 0, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0, busyTimeoutMs: 50, retryMs: 50 },
     { logger: recordingLogger(), ...extras },
   );
   open.push(store);
@@ -142,6 +143,50 @@ describe('-shm', () => {
     const again = await reopened.cache.getMany([0, 120, 239].map((i) => questionOf(syntheticResult(i, 120_000))));
     expect(again.map((g) => g?.layers.byteLength)).toEqual([120_000, 120_000, 120_000]);
     expect((await reopened.analyses.list({ first: 10 })).edges.map((e) => e.node.notes)).toEqual(['n', 'n', 'n']);
+  });
+
+  it('at start-up, waits up to the busy timeout for another process to close the database, then takes it and never waits again', async () => {
+    await closeX(await openX());
+    const require = createRequire(import.meta.url);
+    // Another process holds a read lock for `ms`, then exits.
+    const holdFor = async (ms: number) => {
+      const child = spawn(process.execPath, [
+        '-e',
+        `const db = new (require(${JSON.stringify(require.resolve('better-sqlite3'))}))(${JSON.stringify(file)});
+         db.exec('BEGIN'); db.prepare('SELECT COUNT(*) FROM "Analysis"').get();
+         console.log('locked'); setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${ms});`,
+      ]);
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      return { exited };
+    };
+
+    let { exited } = await holdFor(1500);
+    let started = performance.now();
+    await expect(openX({ busyTimeoutMs: 200 })).rejects.toThrow(/database is locked/);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+    await exited;
+
+    ({ exited } = await holdFor(300));
+    started = performance.now();
+    let prisma!: PrismaClient;
+    const store = await openX({ busyTimeoutMs: 5000, onConnected: (client) => void (prisma = client) });
+    expect(performance.now() - started).toBeLessThan(4000); // it got the database once the other one let go
+    await exited;
+    expect(await store.healthy()).toBe(true);
+    const [{ timeout }] = await prisma.$queryRawUnsafe<{ timeout: bigint }[]>('PRAGMA busy_timeout');
+    expect(Number(timeout)).toBe(0);
+    // The other process left its -shm file behind; the store does not use it.
+    const maps = mappedFiles(`${file}-shm`);
+    if (maps) expect(maps).toEqual([]);
+  });
+
+  it('a bad budget is refused before the database is opened, so it is not left locked', async () => {
+    await expect(
+      openStore({ databaseUrl: `file:${file}`, maxCacheBytes: -1, maxAnalysisBytes: 1, maxAnalysesBytes: 0 }, { logger: recordingLogger() }),
+    ).rejects.toThrow(/maxCacheBytes must be a non-negative integer/);
+    const store = await openX();
+    expect(await store.healthy()).toBe(true);
   });
 
   it('normal locking stays available for tools and tests that need a second connection', async () => {
