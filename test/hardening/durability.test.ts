@@ -8,7 +8,8 @@
  * 2. load: eight concurrent clients save analyses (one to four queries each, notes and FENs
  *    sometimes), update analyses they saved earlier (title, notes, FEN and queries at once), and
  *    ask uncached path questions (so cache writes are running too), recording every request and
- *    what was acknowledged;
+ *    what was acknowledged, while two more clients keep the worker threads busy with heavy
+ *    batches of 64 x 64 maze questions (admitted or refused with OVERLOADED);
  * 3. after the round's kill point (50, 200, 500 ms, then 1 s of load) the process gets SIGKILL,
  *    with requests in flight;
  * 4. a new process is started on the same file, and checked:
@@ -31,6 +32,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareQuery, solve, squareName, type PathQuery } from '../../src/engine/index.js';
+import { mazeQuery } from '../support/maze.js';
 import { startChildServer, type ChildServer } from './child-server.js';
 
 const KILL_POINTS_MS = (process.env.DURABILITY_KILL_POINTS ?? '50,200,500,1000').split(',').map(Number);
@@ -169,6 +171,9 @@ interface LoadResult {
   saves: number;
   updates: number;
   paths: number;
+  /** Heavy batches answered, and refused at admission. */
+  heavy: number;
+  overloaded: number;
   inFlightAtKill: number;
   mutationsInFlightAtKill: number;
   /** Errors before the kill: none expected. */
@@ -177,7 +182,7 @@ interface LoadResult {
 
 /** Runs the clients until `killAfterMs`, then SIGKILLs the server while they are still sending. */
 async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): Promise<LoadResult> {
-  const result: LoadResult = { requests: 0, saves: 0, updates: 0, paths: 0, inFlightAtKill: 0, mutationsInFlightAtKill: 0, earlyFailures: [] };
+  const result: LoadResult = { requests: 0, saves: 0, updates: 0, paths: 0, heavy: 0, overloaded: 0, inFlightAtKill: 0, mutationsInFlightAtKill: 0, earlyFailures: [] };
   let killed = false;
   let inFlight = 0;
   let mutationsInFlight = 0;
@@ -226,7 +231,23 @@ async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): 
     }
   };
 
-  const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
+  /** Heavy work meanwhile: batches of new 64 x 64 maze questions, solved on the worker threads. */
+  const heavyClient = async (h: number) => {
+    for (let i = 0; i < MAX_REQUESTS_PER_CLIENT && !killed && Date.now() - started < MAX_LOAD_MS; i++) {
+      const q = Array.from({ length: 50 }, (_, k) => mazeQuery((round * 7 + h * 3 + i) * 50 + k));
+      try {
+        const res = await gql(s.url, 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', { q });
+        if (res.errors?.every((e) => e.extensions?.code === 'OVERLOADED')) result.overloaded++;
+        else if (res.errors) throw new Error(JSON.stringify(res.errors).slice(0, 300));
+        else result.heavy++;
+      } catch (err) {
+        if (!killed) result.earlyFailures.push(String(err).slice(0, 300));
+        return;
+      }
+    }
+  };
+
+  const clients = [...Array.from({ length: CLIENTS }, (_, c) => client(c)), heavyClient(0), heavyClient(1)];
   await new Promise((r) => setTimeout(r, killAfterMs));
   result.inFlightAtKill = inFlight;
   result.mutationsInFlightAtKill = mutationsInFlight;
@@ -384,6 +405,8 @@ describe('SIGKILL in the middle of writes', () => {
         requests: load.requests,
         savesAcknowledged: load.saves,
         updatesAcknowledged: load.updates,
+        heavyBatchesAnswered: load.heavy,
+        heavyBatchesOverloaded: load.overloaded,
         pathQueries: load.paths,
         inFlightAtKill: load.inFlightAtKill,
         mutationsInFlightAtKill: load.mutationsInFlightAtKill,
