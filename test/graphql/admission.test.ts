@@ -1,0 +1,217 @@
+/**
+ * Admission control over real HTTP (src/graphql/admission.ts, wired in apollo.ts): an operation
+ * whose estimated work is over HEAVY_WORK must hold one of HEAVY_REQUESTS places; past
+ * ADMISSION_QUEUE waiting requests or ADMISSION_TIMEOUT_MS it is refused with HTTP 503, a
+ * Retry-After header, code OVERLOADED and no data, before any of it runs. Light requests (the
+ * seed example, `{ __typename }`, even 500 small questions) never wait there.
+ *
+ * The heavy request: 300 distinct 64 x 64 king mazes (distance up to ~2,000), solved on the
+ * worker pool with no engine budget, with the memo and the response cache off so every request
+ * really solves; it takes hundreds of milliseconds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { squareName } from '../../src/engine/index.js';
+import { HEAVY_WORK } from '../../src/graphql/cost.js';
+import { SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
+
+const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
+const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;
+
+/** A king crossing a serpentine maze on 64 x 64 (as in engine-work.test.ts); up to 1,280 distinct. */
+function mazeQuery(i: number) {
+  const side = 64;
+  const board = { files: side, ranks: side };
+  const shift = i % 20;
+  let mask = 0n;
+  for (let r = 0; r < side; r++) {
+    const gap = (r >> 1) % 2 === 0 ? side - 1 - shift : shift;
+    for (let f = 0; f < side; f++) if (r % 2 === 0 || f === gap) mask |= 1n << BigInt(r * side + f);
+  }
+  const target = squareName((side - 2) * side + (Math.floor(i / 20) % side), board);
+  return { piece: 'KING', board, from: ['a1'], to: [target], mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}` };
+}
+
+/** `n` distinct maze questions starting at `from` (wrapping within the 1,280). */
+const mazes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => mazeQuery((from + i) % 1280));
+
+/** `n` distinct 8 x 8 questions: light whatever their number (500 x 64 squares <= HEAVY_WORK). */
+const small = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    piece: (['KING', 'KNIGHT', 'QUEEN', 'ROOK', 'BISHOP'] as const)[Math.floor(i / 64) % 5],
+    from: [squareName(i % 64, { files: 8, ranks: 8 })],
+    to: [squareName((i + 1 + Math.floor(i / 64)) % 64, { files: 8, ranks: 8 })],
+  }));
+
+interface Reply {
+  label: string;
+  status: number;
+  retryAfter: string | null;
+  body: { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] };
+  /** Milliseconds from `t0` to the end of the response. */
+  at: number;
+  /** Milliseconds the request took. */
+  ms: number;
+}
+
+let t0 = 0;
+const finished: string[] = [];
+
+/** POSTs a GraphQL request, keeping the status, the Retry-After header and when it ended. */
+async function post(server: TestServer, label: string, query: string, variables?: Record<string, unknown>): Promise<Reply> {
+  const started = performance.now();
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as Reply['body'];
+  const end = performance.now();
+  finished.push(label);
+  return { label, status: res.status, retryAfter: res.headers.get('retry-after'), body, at: end - t0, ms: end - started };
+}
+
+function expectAnswered(reply: Reply, count: number): void {
+  expect(reply.status, reply.label).toBe(200);
+  expect(reply.body.errors, reply.label).toBeUndefined();
+  expect(reply.body.data.shortestPathsBatch, reply.label).toHaveLength(count);
+}
+
+function expectOverloaded(reply: Reply, why: RegExp): void {
+  expect(reply.status, reply.label).toBe(503);
+  expect(reply.retryAfter, reply.label).toMatch(/^[1-9][0-9]*$/);
+  expect(reply.body.data, reply.label).toBeUndefined();
+  expect(reply.body.errors, reply.label).toHaveLength(1);
+  expect(reply.body.errors![0].extensions?.code).toBe('OVERLOADED');
+  expect(reply.body.errors![0].message).toMatch(/HEAVY_REQUESTS 1/);
+  expect(reply.body.errors![0].message).toMatch(why);
+  expect(JSON.stringify(reply.body)).not.toMatch(/stacktrace/);
+}
+
+const BASE = { ENGINE_BUDGET_MS: '0', HEAVY_REQUESTS: '1', RESULT_MEMO_SIZE: '0', RESPONSE_CACHE_SIZE: '0' };
+
+describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ database: false, env: { ...BASE, ADMISSION_QUEUE: '0' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers one of two concurrent heavy requests and refuses the other with 503; light requests are answered meanwhile', async () => {
+    // Check the premise: 300 maze questions are heavy, 500 small ones are not.
+    expect(300 * 64 * 64).toBeGreaterThan(HEAVY_WORK);
+    expect(500 * 64).toBeLessThanOrEqual(HEAVY_WORK);
+    finished.length = 0;
+    t0 = performance.now();
+    const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
+    const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
+    const refused = await Promise.race([a, b]);
+    expectOverloaded(refused, /queue is full/);
+
+    // The other one holds the place; meanwhile light requests are answered at once.
+    const typename = await post(t, 'typename', '{ __typename }');
+    expect(typename.status).toBe(200);
+    expect(typename.body).toEqual({ data: { __typename: 'Query' } });
+    const seed = await post(t, 'seed', SEED);
+    expect(seed.status).toBe(200);
+    expect(seed.body).toEqual({ data: { shortestPaths: { distance: 4 } } });
+    const many = await post(t, '500 small', BATCH, { q: small(500) });
+    expectAnswered(many, 500);
+    // Sixteen 64 x 64 questions are exactly HEAVY_WORK: light. Seventeen are heavy, and refused.
+    const sixteen = post(t, '16 large', BATCH, { q: mazes(16, 1000) });
+    const seventeen = await post(t, '17 large', BATCH, { q: mazes(17, 1100) });
+    expectOverloaded(seventeen, /queue is full/);
+    expectAnswered(await sixteen, 16);
+
+    const answered = refused === (await a) ? await b : await a;
+    expectAnswered(answered, 300);
+    expect(answered.body.data.shortestPathsBatch.every((r: { distance: number }) => r.distance > 500)).toBe(true);
+    // The heavy one really was long, and everything light ended before it.
+    expect(answered.ms).toBeGreaterThan(150);
+    expect(finished.at(-1)).toBe(answered.label);
+    expect(refused.ms).toBeLessThan(answered.ms);
+    expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBeGreaterThanOrEqual(2);
+
+    // The place is given back: a heavy request now is answered.
+    expectAnswered(await post(t, 'heavy c', BATCH, { q: mazes(300, 200) }), 300);
+  });
+
+  // BUG (src/graphql/apollo.ts:72): the admission refusal increments
+  // chess_paths_graphql_errors_total{code="OVERLOADED"} itself, and createFormatError
+  // (src/graphql/errors.ts:161) counts the same error again when it formats it: every refused
+  // request is counted twice (rate-limit refusals, for comparison, are counted once).
+  it.fails('counts each refused request once in chess_paths_graphql_errors_total', async () => {
+    const before = await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' });
+    const replies = await Promise.all([post(t, 'heavy x', BATCH, { q: mazes(300, 0) }), post(t, 'heavy y', BATCH, { q: mazes(300, 300) })]);
+    const refusals = replies.filter((r) => r.status === 503).length;
+    expect(refusals).toBe(1);
+    expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBe(before + refusals);
+  });
+});
+
+describe('one heavy place and one waiting place (ADMISSION_QUEUE=1)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ database: false, env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '5000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the second heavy request waits and is answered after the first; a third is refused; light ones never wait', async () => {
+    // Warm up the worker and the engine, so the timings below are the requests' own.
+    expectAnswered(await post(t, 'warm', BATCH, { q: mazes(100, 1100) }), 100);
+    finished.length = 0;
+    t0 = performance.now();
+    const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
+    const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
+    const c = post(t, 'heavy c', BATCH, { q: mazes(300, 900) });
+    // One runs, one waits, the third finds the queue full.
+    const refused = await Promise.race([a, b, c]);
+    expectOverloaded(refused, /queue is full/);
+    // Light requests are answered while one heavy request runs and another waits.
+    const seed = await post(t, 'seed', SEED);
+    expect(seed.status).toBe(200);
+    expect(seed.body.data.shortestPaths.distance).toBe(4);
+    const typename = await post(t, 'typename', '{ __typename }');
+    expect(typename.status).toBe(200);
+
+    const [ra, rb, rc] = await Promise.all([a, b, c]);
+    const answered = [ra, rb, rc].filter((r) => r !== refused).sort((x, y) => x.at - y.at);
+    answered.forEach((r) => expectAnswered(r, 300));
+    const [first, second] = answered;
+    console.log(`first heavy ended at ${first.at.toFixed(0)} ms, the one that waited at ${second.at.toFixed(0)} ms`);
+    // Run one after the other, not side by side (side by side on the one worker both would end late).
+    expect(first.at).toBeLessThan(second.at * 0.8);
+    expect(finished.indexOf('seed')).toBeLessThan(finished.indexOf(first.label));
+    expect(finished.indexOf('typename')).toBeLessThan(finished.indexOf(first.label));
+  });
+});
+
+describe('a short admission timeout (ADMISSION_QUEUE=1, ADMISSION_TIMEOUT_MS=60)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ database: false, env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '60' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the waiting request is refused with 503 once the wait runs out, and the queue place is free again', async () => {
+    t0 = performance.now();
+    const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
+    const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
+    const refused = await Promise.race([a, b]);
+    expectOverloaded(refused, /within 60 ms/);
+    expect(refused.ms).toBeGreaterThanOrEqual(60);
+    // The timed-out request left the queue: the next one may wait (and times out in turn).
+    const again = await post(t, 'heavy d', BATCH, { q: mazes(100, 1100) });
+    const answered = refused === (await a) ? await b : await a;
+    expectAnswered(answered, 300);
+    if (again.at < answered.at) expectOverloaded(again, /within 60 ms/);
+    else expectAnswered(again, 100);
+    // Once the place is free, a heavy request passes.
+    expectAnswered(await post(t, 'heavy e', BATCH, { q: mazes(200, 900) }), 200);
+  });
+});
