@@ -12,8 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
-import type { PathResult } from '../src/engine/index.js';
-import type { Store } from '../src/store/types.js';
+import type { Store, StoredResult } from '../src/store/types.js';
 import { startTestServer, sumMetric, type TestServer } from './graphql/helpers.js';
 
 /** A store double: no cache hits, a switchable health, a slow lookup when asked. */
@@ -26,8 +25,8 @@ function fakeStore(options: { healthy?: () => boolean; lookupDelayMs?: number } 
         if (options.lookupDelayMs) await new Promise((r) => setTimeout(r, options.lookupDelayMs));
         return problems.map(() => undefined);
       },
-      async putMany(results: readonly PathResult[]) {
-        events.push(`putMany:${results.length}`);
+      async putMany(rows: readonly StoredResult[]) {
+        events.push(`putMany:${rows.length}`);
       },
     },
     analyses: {

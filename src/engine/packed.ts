@@ -13,8 +13,9 @@
  * varints. Decoding checks every bound, and `checkPacked` checks the layers against the problem,
  * so a damaged row is refused rather than served.
  */
+import { forEachMove } from './moves.js';
 import type { Words } from './query.js';
-import type { PathResult } from './types.js';
+import type { Board, PathResult, Piece } from './types.js';
 
 /** Layers as square indices (boards have at most 65,536 squares, so 16 bits each). */
 export interface PackedLayers {
@@ -130,11 +131,15 @@ export function decodeLayers(bytes: Uint8Array, n: number): PackedLayers {
 }
 
 /**
- * Checks packed layers against a problem's words (P at 0, S' at `words`, T' at `2 * words`):
+ * Checks packed layers against a problem (P at 0, S' at `words`, T' at `2 * words` of its words):
  * every layer non-empty and increasing, every square passable and in one layer only, the first
- * layer within the sources and the last within the targets. Throws an `Error` naming the fault.
+ * layer within the sources and the last within the targets, and the layers a layered graph of
+ * moves: every square of a layer reached by a move from the layer before and, but in the last,
+ * leading by a move into the layer after. Throws an `Error` naming the fault. (It cannot tell a
+ * layered graph that is not the shortest one: that would take solving again.)
  */
-export function checkPacked(packed: PackedLayers, data: Words, words: number): void {
+export function checkPacked(packed: PackedLayers, problem: { piece: Piece; board: Board; data: Words; words: number }): void {
+  const { data, words } = problem;
   const { squares, starts } = packed;
   const count = layerCount(packed);
   const bit = (offset: number, index: number) => (data[offset + (index >>> 5)] >>> (index & 31)) & 1;
@@ -152,4 +157,31 @@ export function checkPacked(packed: PackedLayers, data: Words, words: number): v
     }
   }
   if (count > 0 && (starts[0] !== 0 || starts[count] !== squares.length)) throw new Error('stored layer offsets do not cover the squares');
+  checkMoves(packed, problem);
+}
+
+/** The move conditions of `checkPacked`. */
+function checkMoves(packed: PackedLayers, problem: { piece: Piece; board: Board; data: Words; words: number }): void {
+  const { squares, starts } = packed;
+  const { piece, board } = problem;
+  const passable = Int32Array.from({ length: problem.words }, (_, w) => problem.data[w]);
+  const layerOf = new Int32Array(board.files * board.ranks).fill(-1);
+  const count = layerCount(packed);
+  for (let k = 0; k < count; k++) for (let i = starts[k]; i < starts[k + 1]; i++) layerOf[squares[i]] = k;
+  const reached = new Uint8Array(layerOf.length);
+  for (let k = 0; k + 1 < count; k++) {
+    for (let i = starts[k]; i < starts[k + 1]; i++) {
+      let leads = false;
+      forEachMove(piece, board.files, board.ranks, passable, squares[i], (v) => {
+        if (layerOf[v] === k + 1) {
+          reached[v] = 1;
+          leads = true;
+        }
+      });
+      if (!leads) throw new Error(`stored square ${squares[i]} of layer ${k} leads nowhere in layer ${k + 1}`);
+    }
+    for (let i = starts[k + 1]; i < starts[k + 2]; i++) {
+      if (!reached[squares[i]]) throw new Error(`stored square ${squares[i]} of layer ${k + 1} is reached from no square of layer ${k}`);
+    }
+  }
 }

@@ -243,7 +243,7 @@ export function solutionFromPacked(
   options: { cached: boolean; pathCount?: bigint; check?: boolean },
 ): Solution {
   if (options.check) {
-    checkPacked(packed, prepared.data, prepared.words);
+    checkPacked(packed, prepared);
     const { pathCount } = options;
     if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
   }

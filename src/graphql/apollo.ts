@@ -69,7 +69,6 @@ export function createApollo(options: {
         contextValue.release = await admission.acquire();
       } catch (err) {
         if (!(err instanceof OverloadedError)) throw err;
-        metrics.graphqlErrors.inc({ code: 'OVERLOADED' });
         throw new GraphQLError(err.message, {
           extensions: {
             code: 'OVERLOADED',

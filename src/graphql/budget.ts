@@ -5,7 +5,7 @@
  * The account lives in shared memory (one Int32 of microseconds in a SharedArrayBuffer), so the
  * worker threads that run the request's heavy tasks add their time to it and read it between
  * items, exactly as the main thread does: once it is spent, the request's running tasks stop
- * within one item, its queued tasks are cancelled (`signal`), and the next piece of work is
+ * within one item, its queued tasks end as soon as they start, and the next piece of work is
  * refused with an `EngineBudgetError` (`ENGINE_BUDGET_EXCEEDED`). Nothing of a cut-off request
  * goes on in the background.
  *

@@ -244,6 +244,11 @@ export function createRequestHandler(deps: HandlerDeps) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
     let context: Context | undefined;
+    // Whatever happens to the response (sent, or the client gone), the request's work ends with it.
+    res.once('close', () => {
+      context?.release?.();
+      context?.budget.cancel();
+    });
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search: url.search, body },
       context: async () => (context = createContext(services, req.socket.remoteAddress)),
@@ -251,11 +256,6 @@ export function createRequestHandler(deps: HandlerDeps) {
     if (context) {
       const done = context;
       res.once('finish', () => persistFresh(done));
-      // Whatever happened to the response, the request's work ends with it.
-      res.once('close', () => {
-        done.release?.();
-        done.budget.cancel();
-      });
     }
     const status = response.status ?? 200;
     const contentType = response.headers.get('content-type') ?? '';

@@ -192,7 +192,7 @@ describe('packed layers over random queries (boards up to 40 x 40)', () => {
 
         // A result rebuilt from the decoded pack, checked, answers as the original.
         const prepared = prepareQuery(query);
-        expect(() => checkPacked(decoded, prepared.data, prepared.words)).not.toThrow();
+        expect(() => checkPacked(decoded, prepared)).not.toThrow();
         const rebuilt = solutionFromPacked(prepared, decoded, { cached: true, check: true });
         expect(rebuilt.cached).toBe(true);
         expect(fields(rebuilt, first)).toEqual(fields(result, first));
@@ -226,11 +226,11 @@ describe('packed layers over random queries (boards up to 40 x 40)', () => {
         const n = result.board.files * result.board.ranks;
         const layers = unpack(packLayers(result));
         // The uncorrupted pack passes: the refusals below are about the corruption.
-        expect(() => checkPacked(pack(layers), prepared.data, prepared.words)).not.toThrow();
+        expect(() => checkPacked(pack(layers), prepared)).not.toThrow();
         for (const { name, packed, fault } of corruptions(layers, n, prepared.words, membershipOf(prepared))) {
           const kind = name.replace(/[0-9]+/g, '#');
           seen.set(kind, (seen.get(kind) ?? 0) + 1);
-          expect(() => checkPacked(packed, prepared.data, prepared.words), name).toThrow(fault);
+          expect(() => checkPacked(packed, prepared), name).toThrow(fault);
           expect(() => solutionFromPacked(prepared, packed, { cached: true, check: true }), name).toThrow(fault);
         }
       }),
@@ -256,19 +256,15 @@ describe('packed layers over random queries (boards up to 40 x 40)', () => {
     }
   });
 
-  // KNOWN GAP (src/engine/packed.ts checkPacked): only structure is checked (mask, S', T', order,
-  // disjointness), not that each square of L_k has a move into L_{k+1}. A row whose middle square
-  // was damaged into another passable square passes, and is served inconsistently: pathCount 0
-  // next to a non-null `path` that is not a chain of king moves. packed.ts's header claims "a
-  // damaged row is refused rather than served".
-  it.fails('checkPacked refuses a pack whose middle layer does not connect (a damaged square)', () => {
+  // A damaged square that keeps every layer passable, disjoint and increasing still breaks the moves.
+  it('checkPacked refuses a pack whose middle layer does not connect (a damaged square)', () => {
     const query = { piece: 'KING' as const, from: ['a1'], to: ['h8'] };
     const prepared = prepareQuery(query);
     const good = packLayers(solve(query));
     expect(Array.from(good.squares)).toEqual([0, 9, 18, 27, 36, 45, 54, 63]);
     // d4 (27) damaged into h1 (7): passable, in no other layer, layer still increasing.
     const damaged = { squares: Uint16Array.from([0, 9, 18, 7, 36, 45, 54, 63]), starts: good.starts };
-    expect(() => checkPacked(damaged, prepared.data, prepared.words)).toThrow();
+    expect(() => checkPacked(damaged, prepared)).toThrow();
   });
 
   it('solutionFromPacked refuses an invalid path count when checking', () => {

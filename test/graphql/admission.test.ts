@@ -137,11 +137,7 @@ describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () =
     expectAnswered(await post(t, 'heavy c', BATCH, { q: mazes(300, 200) }), 300);
   });
 
-  // BUG (src/graphql/apollo.ts:72): the admission refusal increments
-  // chess_paths_graphql_errors_total{code="OVERLOADED"} itself, and createFormatError
-  // (src/graphql/errors.ts:161) counts the same error again when it formats it: every refused
-  // request is counted twice (rate-limit refusals, for comparison, are counted once).
-  it.fails('counts each refused request once in chess_paths_graphql_errors_total', async () => {
+  it('counts each refused request once in chess_paths_graphql_errors_total', async () => {
     const before = await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' });
     const replies = await Promise.all([post(t, 'heavy x', BATCH, { q: mazes(300, 0) }), post(t, 'heavy y', BATCH, { q: mazes(300, 300) })]);
     const refusals = replies.filter((r) => r.status === 503).length;

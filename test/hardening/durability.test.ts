@@ -91,6 +91,8 @@ interface RoundFigures {
   requests: number;
   savesAcknowledged: number;
   updatesAcknowledged: number;
+  heavyBatchesAnswered: number;
+  heavyBatchesOverloaded: number;
   pathQueries: number;
   inFlightAtKill: number;
   mutationsInFlightAtKill: number;

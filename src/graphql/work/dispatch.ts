@@ -11,9 +11,11 @@
  *   nor keeps other requests' tasks waiting behind all of it.
  *
  * Every item ends as its value or an `Error`: `EngineBudgetError` for items the budget cut off
- * (the request's queued tasks are dropped through its abort signal, running ones stop within one
- * item), `OverloadedError` when the pool's queue was full, an `InputError` for a user's bad input
- * found by the worker (a cursor).
+ * (no new task of the request is sent, and its tasks already sent, queued or running, read the
+ * shared account between items and stop: a queued one ends as soon as a worker picks it up,
+ * having done nothing), `OverloadedError` when the pool's queue was full, an `InputError` for a
+ * user's bad input found by the worker (a cursor). Tasks are never aborted through piscina: that
+ * ends the worker thread itself, losing the items it finished and costing a new thread.
  */
 import type { EngineBudget } from '../budget.js';
 import { EngineBudgetError } from '../budget.js';
@@ -96,7 +98,7 @@ export class WorkDispatcher {
         try {
           this.budget.check();
           const task = { kind, items: group.map((i) => items[i]), budget: this.budget.cell } as Task;
-          answer = await pool.run(task, this.budget.signal);
+          answer = await pool.run(task);
         } catch (err) {
           const error = this.budget.signal.aborted ? this.budget.signal.reason : err;
           for (const i of group) out[i] = error;
@@ -116,7 +118,8 @@ export class WorkDispatcher {
         const value = answer.values[j];
         out[index] = isItemError(value) ? errorOf(value) : value;
       } else {
-        out[index] = new EngineBudgetError(this.budget.budgetMs, this.budget.spentMs);
+        const { signal } = this.budget;
+        out[index] = signal.aborted ? signal.reason : new EngineBudgetError(this.budget.budgetMs, this.budget.spentMs);
       }
     });
   }

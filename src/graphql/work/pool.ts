@@ -4,9 +4,9 @@
  *
  * Its queue is bounded (WORK_QUEUE tasks): a task that finds it full is refused at once with an
  * `OverloadedError` instead of waiting behind unbounded work, so memory held by queued tasks stays
- * bounded. A task can be cancelled while queued (an `AbortSignal`); a running task stops itself
- * when its request's budget is spent (`tasks.ts`). `close()` ends the workers even mid-task:
- * shutdown never waits for engine work.
+ * bounded. Tasks stop themselves when their request's budget is spent or its work cancelled
+ * (`tasks.ts`); they are never aborted from outside, since piscina ends the worker thread to abort
+ * a running task. `close()` ends the workers even mid-task: shutdown never waits for engine work.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -70,12 +70,12 @@ export class EnginePool {
   }
 
   /** Runs a task on a worker; `OverloadedError` when the queue is full or the pool closed. */
-  async run(task: Task, signal?: AbortSignal): Promise<TaskAnswer> {
+  async run(task: Task): Promise<TaskAnswer> {
     if (this.#closed) throw new OverloadedError('The service is shutting down');
     if (this.#pool.queueSize >= this.#maxQueue) {
       throw new OverloadedError(`The engine's work queue is full (${this.#maxQueue} tasks, WORK_QUEUE): try again shortly`);
     }
-    return this.#pool.run(task, signal ? { signal } : {});
+    return this.#pool.run(task);
   }
 
   /** Ends every worker at once (tasks in flight fail); later `run`s are refused. */
