@@ -129,22 +129,27 @@ export class Solution implements PathResult {
   }
 
   paths(args: { first?: number | null; after?: string | null } = {}): PathConnection {
+    const page = this.pathPage(args);
+    const edges = page.paths.map((indices) => ({ cursor: encodeCursor(indices), node: this.toPath(indices) }));
+    return {
+      edges,
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.length === 0 ? null : edges[edges.length - 1].cursor },
+      totalCount: this.pathCount,
+    };
+  }
+
+  /** A page of paths as square indices (what `paths` formats). */
+  pathPage(args: { first?: number | null; after?: string | null } = {}): { paths: number[][]; hasNextPage: boolean } {
     const first = args.first ?? 10;
     if (!Number.isInteger(first) || first < 0) throw new InputError(['first'], first, 'is not a non-negative integer');
     const graph = this.graph();
     let current = args.after != null ? graph.next(decodeCursor(args.after, graph)) : graph.first();
-    const edges: PathConnection['edges'] = [];
-    let last: number[] | null = null;
-    while (current !== null && edges.length < first) {
-      edges.push({ cursor: encodeCursor(current), node: this.toPath(current) });
-      last = current;
+    const paths: number[][] = [];
+    while (current !== null && paths.length < first) {
+      paths.push(current);
       current = graph.next(current);
     }
-    return {
-      edges,
-      pageInfo: { hasNextPage: current !== null, endCursor: last === null ? null : edges[edges.length - 1].cursor },
-      totalCount: this.pathCount,
-    };
+    return { paths, hasNextPage: current !== null };
   }
 
   get distances(): (number | null)[] {

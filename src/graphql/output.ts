@@ -11,10 +11,13 @@
  * counted: their total is bounded by the other limits (batch size, aliases, cost).
  *
  * The same account paces the answer: graphql-js completes a value synchronously once its resolver
- * returns it, so a list of a thousand long paths would be walked in one piece. Once a request has
- * passed about `PACE_BYTES` of large values without a pause, each further one is handed over one
- * event-loop turn later (one chained `setImmediate` per `PACE_BYTES`), so building a large answer
- * takes many short turns and other requests are served in between.
+ * returns it, so the layer lists of a batch of long results would be built and walked in one
+ * piece. The resolvers of large containers (a result's layer list, a page of paths, a distance
+ * map, a picture) therefore hand their value over through `pace`: once a request has passed about
+ * `PACE_BYTES` without a pause, the value is built and handed over one event-loop turn later (one
+ * chained `setImmediate` per `PACE_BYTES`), so a large answer takes many short turns and other
+ * requests are served in between. Pacing is per container, not per square name: a million
+ * promises would cost more than the work they spread.
  */
 
 /** Bytes of large values a request hands to graphql-js between two event-loop turns. */
@@ -58,16 +61,18 @@ export class OutputBudget {
     return value;
   }
 
-  /** Like `pass`, but hands `value` over a turn later once this turn has passed `PACE_BYTES`. */
-  paced<T>(value: T, bytes: number): T | Promise<T> {
-    this.pass(value, bytes);
+  /**
+   * Builds a container of about `bytes` of output with `make`, now or, once this turn has passed
+   * `PACE_BYTES`, on a later turn. Charges nothing: its fields charge what they hand out.
+   */
+  pace<T>(bytes: number, make: () => T): T | Promise<T> {
     this.#turnBytes += bytes;
     if (this.#turnBytes > PACE_BYTES) {
       this.#turnBytes = bytes;
       const previous = this.#turn ?? Promise.resolve();
       this.#turn = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
     }
-    return this.#turn === undefined ? value : this.#turn.then(() => value);
+    return this.#turn === undefined ? make() : this.#turn.then(make);
   }
 }
 

@@ -25,6 +25,8 @@ import { checkBatch, checkFirst } from '../limits.js';
 import { renderAscii, renderSvg } from '../overlay.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
 import { fieldWeight, lazyField } from '../work/fields.js';
+import { knownPacked } from '../work/handles.js';
+import { pageFromWire, type PageWire } from '../work/tasks.js';
 import { loadAll, prepare, rethrowUnder } from './prepare.js';
 
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
@@ -36,13 +38,27 @@ export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsB
   },
 };
 
-/** Charges `size(value)` to the output account once `value` (or its promise) is there; paced. */
-function charged<T>(ctx: Context, value: T | Promise<T>, size: (value: T) => number): T | Promise<T> {
-  return value instanceof Promise ? value.then((v) => ctx.output.paced(v, size(v))) : ctx.output.paced(value, size(value));
-}
-
 /** A distance map as a worker sends it (-1: unreachable). */
 const distancesFromWorker = (value: unknown) => Array.from(value as Int32Array, (d) => (d < 0 ? null : d));
+
+/** Hands a value (or its promise) over through the output account's pacing, built by `make`. */
+function paced<V, T>(ctx: Context, value: V | Promise<V>, bytes: (value: V) => number, make: (value: V) => T): T | Promise<T> {
+  return value instanceof Promise
+    ? value.then((v) => ctx.output.pace(bytes(v), () => make(v)))
+    : ctx.output.pace(bytes(value), () => make(value));
+}
+
+/** About the bytes of a result's layer lists (square names), known before they are built. */
+function layerListBytes(result: PathResult): number {
+  const layers = (result.distance ?? -1) + 1;
+  const packed = knownPacked(result);
+  return 16 * layers + squareListBytes(packed ? packed.squares.length : Math.min(result.board.files * result.board.ranks, 64 * layers));
+}
+
+/** About the bytes of a page of paths: each path's squares and its cursor. */
+function pageBytes(page: PathConnection, result: PathResult): number {
+  return page.edges.length * ((result.distance ?? 0) + 1) * 14;
+}
 
 /** `PathResult` fields that need arguments checked, engine time or output counted, or a different parent. */
 export const pathResult: PathResultResolvers = {
@@ -50,8 +66,11 @@ export const pathResult: PathResultResolvers = {
   pathCount: (result, _args, ctx) => lazyField(ctx, { result, field: 'pathCount' }, () => result.pathCount),
   path: (result, _args, ctx) => lazyField(ctx, { result, field: 'path' }, () => result.path),
   distances: (result, _args, ctx) => {
-    ctx.output.check(result.board.files * result.board.ranks * 5); // compute nothing that could not be sent
-    return charged(ctx, lazyField(ctx, { result, field: 'distances' }, () => result.distances, distancesFromWorker), (d) => d.length * 5);
+    // Charged before it is computed: nothing is computed that could not be sent.
+    const bytes = result.board.files * result.board.ranks * 5;
+    ctx.output.pass(null, bytes);
+    const map = lazyField<unknown>(ctx, { result, field: 'distances' }, () => result.distances);
+    return paced(ctx, map, () => bytes, (d) => (Array.isArray(d) ? (d as (number | null)[]) : distancesFromWorker(d)));
   },
   paths: (result, args, ctx) => {
     checkFirst(args.first, ctx.services.limits, ['paths', 'first']);
@@ -64,16 +83,18 @@ export const pathResult: PathResultResolvers = {
         return underPaths(err);
       }
     };
-    return lazyField(ctx, { result, field: 'paths', first, after }, inline, (page) => page as PathConnection, underPaths);
+    const page = lazyField(ctx, { result, field: 'paths', first, after }, inline, (wire) => pageFromWire(wire as PageWire, result.board), underPaths);
+    return paced(ctx, page, (p) => pageBytes(p, result), (p) => p);
   },
   layers: (result, _args, ctx, info) => {
-    const layers = result.layers;
-    if (!selects(info, 'bitboard') || fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT) return layers;
+    if (!selects(info, 'bitboard') || fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT) {
+      return ctx.output.pace(layerListBytes(result), () => result.layers);
+    }
     // Layer bitboards of a large result are formatted on the pool, all layers in one piece.
-    ctx.output.check(layers.length * (result.board.files * result.board.ranks) / 4);
-    return lazyField(ctx, { result, field: 'layerBitboards' }, () => layers, (texts) =>
-      layers.map((layer, k) => withBitboard(layer, (texts as string[])[k])),
-    );
+    const bytes = ((result.distance ?? -1) + 1) * (result.board.files * result.board.ranks) / 4;
+    ctx.output.check(bytes);
+    const texts = lazyField<unknown>(ctx, { result, field: 'layerBitboards' }, () => result.layers.map((layer) => layer.bitboard));
+    return paced(ctx, texts, () => bytes + layerListBytes(result), (t) => result.layers.map((layer, k) => withBitboard(layer, (t as string[])[k])));
   },
   overlay: (result) => result,
 };
@@ -103,18 +124,18 @@ function withBitboard(layer: SquareSet, bitboard: string): SquareSet {
 
 /** Square sets: their lists and bitboards are output that can be large (long layer lists). */
 export const squareSet: SquareSetResolvers = {
-  bitboard: (set, _args, ctx) => ctx.output.paced(set.bitboard, set.bitboard.length + 4),
-  squares: (set, _args, ctx) => ctx.output.paced(set.squares, squareListBytes(set.count)),
+  bitboard: (set, _args, ctx) => ctx.output.pass(set.bitboard, set.bitboard.length + 4),
+  squares: (set, _args, ctx) => ctx.output.pass(set.squares, squareListBytes(set.count)),
 };
 
 /** A path's squares (of `path` and of every edge of `paths`). */
 export const path: PathResolvers = {
-  squares: (p, _args, ctx) => ctx.output.paced(p.squares, squareListBytes(p.squares.length)),
+  squares: (p, _args, ctx) => ctx.output.pass(p.squares, squareListBytes(p.squares.length)),
 };
 
 /** A page edge's cursor (its length grows with the distance). */
 export const pathEdge: PathEdgeResolvers = {
-  cursor: (edge, _args, ctx) => ctx.output.paced(edge.cursor, edge.cursor.length + 4),
+  cursor: (edge, _args, ctx) => ctx.output.pass(edge.cursor, edge.cursor.length + 4),
 };
 
 /** Longest picture kept with its result for the next time (longer ones are drawn every time). */
@@ -132,7 +153,7 @@ function asciiLength(result: PathResult): number {
 /** One picture: kept, drawn here when small, on the pool when large; its size charged to the output account. */
 function picture(ctx: Context, kind: 'ascii' | 'svg', drawn: WeakMap<PathResult, string>, result: PathResult, draw: (r: PathResult) => string) {
   const kept = drawn.get(result);
-  if (kept !== undefined) return ctx.output.paced(kept, kept.length + 4);
+  if (kept !== undefined) return ctx.output.pass(kept, kept.length + 4);
   // Draw nothing that could not be sent.
   ctx.output.check(kind === 'ascii' ? asciiLength(result) : 0);
   const drawing = lazyField(ctx, { result, field: kind }, () => {
@@ -140,7 +161,7 @@ function picture(ctx: Context, kind: 'ascii' | 'svg', drawn: WeakMap<PathResult,
     if (text.length <= MAX_KEPT_PICTURE) drawn.set(result, text);
     return text;
   });
-  return charged(ctx, drawing, (p: string) => p.length + 4);
+  return paced(ctx, drawing, (p) => p.length, (p) => ctx.output.pass(p, p.length + 4));
 }
 
 /** `Overlay` pictures, drawn from the result's layers on demand (engine time: budgeted). */

@@ -14,6 +14,7 @@
  */
 import {
   decodeLayers,
+  encodeCursor,
   encodeLayers,
   InputError,
   packLayers,
@@ -21,10 +22,47 @@ import {
   resolveBoard,
   solutionFromPacked,
   solvePrepared,
+  squareName,
+  type Board,
   type PackedLayers,
+  type PathConnection,
   type Piece,
 } from '../../engine/index.js';
 import { renderAscii, renderSvg } from '../overlay.js';
+
+/** A page of paths as a worker sends it: `length` squares per path, back to back. */
+export interface PageWire {
+  squares: Uint16Array;
+  length: number;
+  hasNextPage: boolean;
+  totalCount: bigint;
+}
+
+/**
+ * A page of paths from its wire form. Each edge formats its cursor and squares when graphql-js
+ * reads them, so the page is built a path at a time.
+ */
+export function pageFromWire(page: PageWire, board: Board): PathConnection {
+  const count = page.length === 0 ? 0 : page.squares.length / page.length;
+  const edges = Array.from({ length: count }, (_, j) => {
+    const indices = page.squares.subarray(j * page.length, (j + 1) * page.length);
+    return {
+      get cursor() {
+        return encodeCursor(Array.from(indices));
+      },
+      node: {
+        get squares() {
+          return Array.from(indices, (i) => squareName(i, board));
+        },
+      },
+    };
+  });
+  return {
+    edges,
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: count === 0 ? null : edges[count - 1].cursor },
+    totalCount: page.totalCount,
+  };
+}
 
 /** A prepared problem as words: what a worker needs to rebuild it (`problemOf`). */
 export interface ProblemWire {
@@ -142,8 +180,14 @@ function fieldOf(item: FieldItem): unknown {
       return result.pathCount;
     case 'path':
       return result.path;
-    case 'paths':
-      return result.paths({ first: item.first, after: item.after });
+    case 'paths': {
+      // Square indices, one typed array for the page: no object graph crosses threads.
+      const page = result.pathPage({ first: item.first, after: item.after });
+      const length = result.layers.length;
+      const squares = new Uint16Array(page.paths.length * length);
+      page.paths.forEach((path, j) => squares.set(path, j * length));
+      return { squares, length, hasNextPage: page.hasNextPage, totalCount: result.pathCount } satisfies PageWire;
+    }
     case 'distances':
       return Int32Array.from(result.distances, (d) => (d === null ? -1 : d));
     case 'ascii':
