@@ -119,6 +119,8 @@ export interface Outcome {
   codes: Record<string, number>;
   /** Occurrences of `"cached":true` in the answer. */
   cachedTrue: number;
+  /** The first error's message, cut to 200 characters. */
+  firstError?: string;
 }
 
 function count(buf: Buffer, needle: string): number {
@@ -127,11 +129,13 @@ function count(buf: Buffer, needle: string): number {
   return n;
 }
 
-function scan(buf: Buffer): Pick<Outcome, 'codes' | 'cachedTrue'> {
+function scan(buf: Buffer): Pick<Outcome, 'codes' | 'cachedTrue' | 'firstError'> {
   const codes: Record<string, number> = {};
   const at = buf.indexOf('"errors":[');
-  if (at >= 0) for (const m of buf.toString('utf8', at).matchAll(/"code":"([A-Za-z0-9_]+)"/g)) codes[m[1]] = (codes[m[1]] ?? 0) + 1;
-  return { codes, cachedTrue: count(buf, '"cached":true') };
+  const errors = at >= 0 ? buf.toString('utf8', at) : '';
+  for (const m of errors.matchAll(/"code":"([A-Za-z0-9_]+)"/g)) codes[m[1]] = (codes[m[1]] ?? 0) + 1;
+  const firstError = /"message":"((?:[^"\\]|\\.)*)"/.exec(errors)?.[1].slice(0, 200);
+  return { codes, cachedTrue: count(buf, '"cached":true'), firstError };
 }
 
 export interface SendOptions {

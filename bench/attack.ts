@@ -161,6 +161,8 @@ interface Phase {
   errorCodes: Record<string, number>;
   maxAnswerBytes: number;
   cachedTrue: number;
+  /** The first error message seen, if any. */
+  errorSample?: string;
 }
 
 function phaseOf(outcomes: Q.Outcome[]): Phase {
@@ -173,6 +175,7 @@ function phaseOf(outcomes: Q.Outcome[]): Phase {
     errorCodes: tally(outcomes.flatMap((o) => Object.entries(o.codes))),
     maxAnswerBytes: Math.max(0, ...outcomes.map((o) => o.bytes)),
     cachedTrue: outcomes.reduce((n, o) => n + o.cachedTrue, 0),
+    errorSample: outcomes.find((o) => o.firstError)?.firstError,
   };
 }
 
@@ -315,6 +318,7 @@ function printTable(results: (Result & { goals: ReturnType<typeof goalsOf> })[])
   );
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   for (const row of [head, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i])).join(' | '));
+  for (const r of results) for (const [phase, p] of Object.entries(r.phases)) if (p.errorSample) console.log(`  ${r.name} ${phase}: ${p.errorSample}`);
   console.log(`\ngoals: worst /health <= ${GOALS.worstHealthMs} ms (aim ${GOALS.aimHealthMs}), peak RSS <= ${GOALS.peakRssMb} MB, no 500 and no reset, <= ${GOALS.dbBytesPerCachedResult} DB bytes per cached 64 x 64 result`);
   for (const r of results) {
     const g = r.goals;
