@@ -26,6 +26,7 @@ import { EngineBudget } from './graphql/budget.js';
 import { Admission } from './graphql/admission.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool } from './graphql/work/pool.js';
+import { isRequestLimitError } from './graphql/errors.js';
 import { createRequestHandler, type HealthReport } from './http/handler.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -271,7 +272,9 @@ export async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('unhandledRejection', (err) => {
-    logger.error({ err }, 'unhandled promise rejection');
+    // A request's own limit (budget, answer size) reaching promises graphql-js no longer watched.
+    if (isRequestLimitError(err)) logger.debug({ err }, 'late rejection of a cut-off request');
+    else logger.error({ err }, 'unhandled promise rejection');
   });
 }
 

@@ -47,9 +47,19 @@ export function formatWords(words: ArrayLike<number>, offset: number, n: number)
   const digits = (n + 3) >>> 2;
   const count = (n + 31) >>> 5;
   let out = '';
-  for (let i = count - 1; i >= 0; i--) {
-    const hex = (words[offset + i] >>> 0).toString(16);
-    out += i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
+  if (count > 8) {
+    // Large boards: one flat string (repeated `+=` builds a rope that every later compare or hash flattens again).
+    const parts: string[] = new Array(count);
+    for (let i = count - 1; i >= 0; i--) {
+      const hex = (words[offset + i] >>> 0).toString(16);
+      parts[count - 1 - i] = i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
+    }
+    out = parts.join('');
+  } else {
+    for (let i = count - 1; i >= 0; i--) {
+      const hex = (words[offset + i] >>> 0).toString(16);
+      out += i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
+    }
   }
   return '0x' + (out.length < digits ? '0'.repeat(digits - out.length) + out : out.slice(out.length - digits));
 }

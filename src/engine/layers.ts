@@ -15,6 +15,8 @@ import type { Board, SquareSet } from './types.js';
 export interface LayerStore {
   /** Number of layers (D + 1, or 0 when unreachable). */
   readonly count: number;
+  /** False when the result should build its layer views on each read rather than keep them. */
+  readonly keepViews?: boolean;
   /** Layer k as a square set. */
   layer(k: number, board: Board): SquareSet;
   /** ORs layer k into dense words. */
@@ -109,9 +111,12 @@ export class PackedLayerStore implements LayerStore {
     this.count = layerCount(packed);
   }
 
+  /** Not kept by the result: built again on each read, at the cost of a few objects per layer. */
+  readonly keepViews = false;
+
   layer(k: number, board: Board): SquareSet {
     const { squares, starts } = this.packed;
-    return new IndexSquareSet(board, squares.subarray(starts[k], starts[k + 1]));
+    return new IndexSquareSet(board, squares, starts[k], starts[k + 1]);
   }
 
   orInto(k: number, out: Int32Array): void {
@@ -120,34 +125,35 @@ export class PackedLayerStore implements LayerStore {
   }
 }
 
-/** A square set given by its increasing square indices. */
+/** A square set given by increasing square indices: `list[begin .. end)` (no view allocated). */
 class IndexSquareSet implements SquareSet {
-  private cachedIndices: number[] | undefined = undefined;
-  private cachedBitboard: string | undefined = undefined;
   constructor(
     private readonly board: Board,
     private readonly list: Uint16Array,
+    private readonly begin: number,
+    private readonly end: number,
   ) {}
 
   get bitboard(): string {
-    if (this.cachedBitboard === undefined) {
-      const n = this.board.files * this.board.ranks;
-      const words = new Int32Array((n + 31) >>> 5);
-      for (const v of this.list) words[v >>> 5] |= 1 << (v & 31);
-      this.cachedBitboard = formatWords(words, 0, n);
-    }
-    return this.cachedBitboard;
+    const n = this.board.files * this.board.ranks;
+    const words = new Int32Array((n + 31) >>> 5);
+    for (let i = this.begin; i < this.end; i++) words[this.list[i] >>> 5] |= 1 << (this.list[i] & 31);
+    return formatWords(words, 0, n);
   }
 
   get indices(): number[] {
-    return (this.cachedIndices ??= Array.from(this.list));
+    const out: number[] = [];
+    for (let i = this.begin; i < this.end; i++) out.push(this.list[i]);
+    return out;
   }
 
   get squares(): string[] {
-    return Array.from(this.list, (i) => squareName(i, this.board));
+    const out: string[] = [];
+    for (let i = this.begin; i < this.end; i++) out.push(squareName(this.list[i], this.board));
+    return out;
   }
 
   get count(): number {
-    return this.list.length;
+    return this.end - this.begin;
   }
 }

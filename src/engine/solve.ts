@@ -84,12 +84,12 @@ export class Solution implements PathResult {
   }
 
   get layers(): SquareSet[] {
-    if (this.cachedLayers === undefined) {
-      const out: SquareSet[] = [];
-      for (let k = 0; k < this.store.count; k++) out.push(this.store.layer(k, this.board));
-      this.cachedLayers = out;
-    }
-    return this.cachedLayers;
+    if (this.cachedLayers !== undefined) return this.cachedLayers;
+    const out: SquareSet[] = [];
+    for (let k = 0; k < this.store.count; k++) out.push(this.store.layer(k, this.board));
+    // Packed layers rebuild their views cheaply: a long-lived result keeps only its typed arrays.
+    if (this.store.keepViews !== false) this.cachedLayers = out;
+    return out;
   }
 
   get squares(): SquareSet {

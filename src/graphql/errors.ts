@@ -37,6 +37,19 @@ function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefi
 
 const isScalarInput = (e: unknown): e is ScalarInputError => e instanceof ScalarInputError;
 
+/** Errors that end a field of one request by design (its limits), never a fault of the service. */
+const isRequestLimit = (e: unknown): e is Error =>
+  e instanceof EngineBudgetError || e instanceof ResponseTooLargeError || e instanceof OverloadedError || e instanceof InputError;
+
+/**
+ * True for a request's own limit error, however wrapped. graphql-js leaves the promises of a
+ * list's earlier items unobserved when a later item fails at once with a non-null error; they
+ * settle after the response, cancelled with their request, as unhandled rejections of this kind.
+ */
+export function isRequestLimitError(error: unknown): boolean {
+  return findCause(error, isRequestLimit) !== undefined;
+}
+
 /**
  * An error Apollo raised itself for a bad request, with a 4xx status but no code. Checked by shape,
  * not `instanceof`: under some module loaders (vitest) Apollo and this file see two copies of graphql.

@@ -55,7 +55,7 @@ export class ResultMemo {
     let prepared = this.#prepared.get(id);
     if (prepared === undefined) {
       prepared = prepare(query);
-      if (prepared.problem.files * prepared.problem.ranks <= MAX_MEMO_SQUARES) this.#prepared.set(id, prepared);
+      if (prepared.board.files * prepared.board.ranks <= MAX_MEMO_SQUARES) this.#prepared.set(id, prepared);
     }
     return prepared;
   }

@@ -21,7 +21,7 @@
  */
 
 /** Bytes of large values a request hands to graphql-js between two event-loop turns. */
-export const PACE_BYTES = 256 * 1024;
+export const PACE_BYTES = 64 * 1024;
 
 /** The answer would be over `MAX_RESPONSE_BYTES`. */
 export class ResponseTooLargeError extends Error {

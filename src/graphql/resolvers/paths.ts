@@ -88,7 +88,12 @@ export const pathResult: PathResultResolvers = {
   },
   layers: (result, _args, ctx, info) => {
     if (!selects(info, 'bitboard') || fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT) {
-      return ctx.output.pace(layerListBytes(result), () => result.layers);
+      const bytes = layerListBytes(result);
+      // Built on its turn, and not at all once the answer could not hold it.
+      return ctx.output.pace(bytes, () => {
+        ctx.output.check(bytes);
+        return result.layers;
+      });
     }
     // Layer bitboards of a large result are formatted on the pool, all layers in one piece.
     const bytes = ((result.distance ?? -1) + 1) * (result.board.files * result.board.ranks) / 4;
@@ -125,7 +130,8 @@ function withBitboard(layer: SquareSet, bitboard: string): SquareSet {
 /** Square sets: their lists and bitboards are output that can be large (long layer lists). */
 export const squareSet: SquareSetResolvers = {
   bitboard: (set, _args, ctx) => ctx.output.pass(set.bitboard, set.bitboard.length + 4),
-  squares: (set, _args, ctx) => ctx.output.pass(set.squares, squareListBytes(set.count)),
+  // A square set is an object of its own in the answer: `{"squares":[...]}` around the names.
+  squares: (set, _args, ctx) => ctx.output.pass(set.squares, squareListBytes(set.count) + 16),
 };
 
 /** A path's squares (of `path` and of every edge of `paths`). */
