@@ -18,7 +18,7 @@ import type { Context } from '../context.js';
 import { servedOther } from '../replay.js';
 import { UnavailableError } from '../errors.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
-import { loadAll, plainQuery, prepare, rethrowUnder } from './prepare.js';
+import { loadAll, plainQuery, prepareAll, rethrowUnder } from './prepare.js';
 
 function requireStore(ctx: Context): Store {
   servedOther(ctx.replay); // analyses change: a response holding one is never replayed
@@ -43,11 +43,12 @@ function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: In
   }
 }
 
-function prepareQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
+/** The queries as stored and their result keys; prepared in time slices (`prepareAll`). */
+async function prepareQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
   checkBatch(queries.length, ctx.services.limits, path);
   const plain = queries.map(plainQuery);
-  const resultKeys = plain.map((query, i) => prepare(ctx, query, [...path, i]).key);
-  return { queries: plain, resultKeys };
+  const prepared = await prepareAll(ctx, plain, path);
+  return { queries: plain, resultKeys: prepared.map((p) => p.key) };
 }
 
 /** `Query.analysis` and `Query.analyses`. */
@@ -66,12 +67,12 @@ export const analysisQueries: Pick<QueryResolvers, 'analysis' | 'analyses'> = {
 
 /** `saveAnalysis`, `updateAnalysis` and `deleteAnalysis`. */
 export const analysisMutations: MutationResolvers = {
-  saveAnalysis: (_root, { input }, ctx) => {
+  saveAnalysis: async (_root, { input }, ctx) => {
     const { limits } = ctx.services;
     checkTitle(ctx, input.title, ['input', 'title']);
     checkText(input.notes, limits, ['input', 'notes']);
     checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
-    const { queries, resultKeys } = prepareQueries(ctx, input.queries, ['input', 'queries']);
+    const { queries, resultKeys } = await prepareQueries(ctx, input.queries, ['input', 'queries']);
     return requireStore(ctx).analyses.save({
       title: input.title,
       notes: input.notes ?? null,
@@ -80,7 +81,7 @@ export const analysisMutations: MutationResolvers = {
       resultKeys,
     });
   },
-  updateAnalysis: (_root, { id, editToken, input }, ctx) => {
+  updateAnalysis: async (_root, { id, editToken, input }, ctx) => {
     const { limits } = ctx.services;
     const patch: AnalysisPatch = {};
     if (input.title !== undefined) {
@@ -98,7 +99,7 @@ export const analysisMutations: MutationResolvers = {
     }
     if (input.queries !== undefined) {
       if (input.queries === null) throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
-      Object.assign(patch, prepareQueries(ctx, input.queries, ['input', 'queries']));
+      Object.assign(patch, await prepareQueries(ctx, input.queries, ['input', 'queries']));
     }
     return requireStore(ctx).analyses.update(id, editToken, patch);
   },

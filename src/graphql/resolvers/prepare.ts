@@ -31,18 +31,11 @@ export function prepare(ctx: Context, query: PathQuery, path: InputPath, checkLi
 const PREPARE_GROUP = 16;
 
 /**
- * Prepares every query first (so a bad one fails before any work), then resolves them all
- * together: synchronously when every one is in the memo, else through the loader in one batch.
- * Preparing (validation, canonical form, the SHA-256 key) is engine work too: it is charged to the
- * request's budget, and a long list (hundreds of large boards) is prepared in time slices, with
- * the loader's batch held back meanwhile (`PreparationGate`).
+ * Prepares every query (limits, validation, canonical form, the SHA-256 key), in time slices
+ * charged to the request's budget: synchronously when it fits in the current slice, else across
+ * pauses of the event loop (a list of hundreds of large boards takes tens of milliseconds).
  */
-export function loadAll(
-  ctx: Context,
-  queries: readonly PathQuery[],
-  path: InputPath,
-  checkLimits = true,
-): PathResult[] | Promise<PathResult[]> {
+export function prepareAll(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Prepared[] | Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const prepareSlice = (): void => {
     while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
@@ -57,20 +50,44 @@ export function loadAll(
     }
   };
   prepareSlice();
-  if (prepared.length === queries.length) return resolveAll(ctx, prepared);
-  // Hold the request's loader batch meanwhile, so these questions still join it.
-  ctx.preparing.enter();
+  if (prepared.length === queries.length) return prepared;
   return (async () => {
-    try {
-      while (prepared.length < queries.length) {
-        await ctx.budget.pause();
-        prepareSlice();
-      }
-      return resolveAll(ctx, prepared);
-    } finally {
-      ctx.preparing.leave();
+    while (prepared.length < queries.length) {
+      await ctx.budget.pause();
+      prepareSlice();
     }
+    return prepared;
   })();
+}
+
+/**
+ * Prepares every query first (so a bad one fails before any work), then resolves them all
+ * together: synchronously when every one is in the memo, else through the loader in one batch.
+ * While a long list is prepared across pauses, the request's loader batch is held back
+ * (`PreparationGate`), so its questions still join that one batch.
+ */
+export function loadAll(
+  ctx: Context,
+  queries: readonly PathQuery[],
+  path: InputPath,
+  checkLimits = true,
+): PathResult[] | Promise<PathResult[]> {
+  const prepared = prepareAll(ctx, queries, path, checkLimits);
+  if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared);
+  ctx.preparing.enter();
+  return prepared.then(
+    (all) => {
+      try {
+        return resolveAll(ctx, all); // loaded before the gate opens: they join the held batch
+      } finally {
+        ctx.preparing.leave();
+      }
+    },
+    (err: unknown) => {
+      ctx.preparing.leave();
+      throw err;
+    },
+  );
 }
 
 function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> {
