@@ -25,7 +25,7 @@ import { CacheWriter } from './graphql/cache-writer.js';
 import { EngineBudget } from './graphql/budget.js';
 import { Admission } from './graphql/admission.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
-import { EnginePool } from './graphql/work/pool.js';
+import { EnginePool, OverloadedError } from './graphql/work/pool.js';
 import { isRequestLimitError } from './graphql/errors.js';
 import { createRequestHandler, type HealthReport } from './http/handler.js';
 import { createLogger } from './observability/logger.js';
@@ -120,6 +120,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const services: Services = {
     engine: deps.engine ?? defaultEngine,
     pool,
+    inFlight: new Set(),
     store: () => store,
     limits: config.limits,
     metrics,
@@ -213,6 +214,11 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       const left = () => Math.max(0, deadline - performance.now());
       clearTimeout(retryTimer);
       logger.info('shutting down: finishing requests in flight');
+      // Requests waiting for admission are refused, and the engine work of those in flight is
+      // cancelled: they answer at once (their unfinished fields fail) instead of being cut off.
+      admission.close();
+      const shuttingDown = new OverloadedError('The service is shutting down: try again in a moment');
+      for (const budget of services.inFlight) budget.cancel(shuttingDown);
       // Requests in flight get most of the time; past the grace period their connections are cut.
       await Promise.race([apollo.stop(), sleep(left())]);
       // Engine work still running belongs to requests that can no longer be answered.

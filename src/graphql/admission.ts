@@ -28,7 +28,8 @@ const RETRY_AFTER_SECONDS = 1;
 /** The gate heavy requests pass. */
 export class Admission {
   #inFlight = 0;
-  readonly #waiting: { admit: () => void; timer: NodeJS.Timeout }[] = [];
+  readonly #waiting: { admit: () => void; refuse: (err: Error) => void; timer: NodeJS.Timeout }[] = [];
+  #closed = false;
 
   constructor(private readonly options: AdmissionOptions) {}
 
@@ -44,6 +45,7 @@ export class Admission {
 
   /** Waits for a place; resolves with its release (call it once). Throws `OverloadedError`. */
   async acquire(): Promise<() => void> {
+    if (this.#closed) throw new OverloadedError('The service is shutting down: try again in a moment', RETRY_AFTER_SECONDS);
     if (this.#inFlight < this.options.slots) {
       this.#inFlight++;
       return this.#releaser();
@@ -57,6 +59,10 @@ export class Admission {
           clearTimeout(entry.timer);
           resolve();
         },
+        refuse: (err: Error) => {
+          clearTimeout(entry.timer);
+          reject(err);
+        },
         timer: setTimeout(() => {
           this.#waiting.splice(this.#waiting.indexOf(entry), 1);
           reject(this.#refusal(`no place came free within ${this.options.timeoutMs} ms`));
@@ -65,6 +71,14 @@ export class Admission {
       this.#waiting.push(entry);
     });
     return this.#releaser();
+  }
+
+  /** Shutdown: every waiting request is refused at once, and so is every later one. */
+  close(): void {
+    this.#closed = true;
+    for (const entry of this.#waiting.splice(0)) {
+      entry.refuse(new OverloadedError('The service is shutting down: try again in a moment', RETRY_AFTER_SECONDS));
+    }
   }
 
   #releaser(): () => void {

@@ -38,6 +38,8 @@ export interface Services {
   memo: ResultMemo;
   /** Writes fresh results to the cache in the background, coalesced. */
   cacheWriter: CacheWriter;
+  /** The engine accounts of the requests in flight (shutdown cancels their work). */
+  inFlight: Set<EngineBudget>;
 }
 
 /** What every resolver receives as its context. */
@@ -68,6 +70,7 @@ export interface Context {
 export function createContext(services: Services, clientAddress = 'unknown'): Context {
   const fresh: PathResult[] = [];
   const budget = new EngineBudget(services.limits.engineBudgetMs);
+  services.inFlight.add(budget);
   const work = new WorkDispatcher(services.pool, budget);
   const preparing = new PreparationGate();
   const loader = createResultLoader({ services, budget, work, fresh, gate: preparing });
@@ -95,6 +98,13 @@ export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Pr
   }
   servedOther(ctx.replay);
   return ctx.loader.load(prepared);
+}
+
+/** The request is over (answered, or its client gone): its remaining work is cancelled. */
+export function endRequest(ctx: Context): void {
+  ctx.release?.();
+  ctx.budget.cancel();
+  ctx.services.inFlight.delete(ctx.budget);
 }
 
 /** Hands the request's freshly solved results to the cache writer (after the response). */

@@ -24,7 +24,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { GRAPHQL_PATH } from '../graphql/apollo.js';
-import { createContext, persistFresh, type Context, type Services } from '../graphql/context.js';
+import { createContext, endRequest, persistFresh, type Context, type Services } from '../graphql/context.js';
 import { replayable } from '../graphql/replay.js';
 import type { Metrics } from '../observability/metrics.js';
 import { ResponseCache } from './response-cache.js';
@@ -246,8 +246,7 @@ export function createRequestHandler(deps: HandlerDeps) {
     let context: Context | undefined;
     // Whatever happens to the response (sent, or the client gone), the request's work ends with it.
     res.once('close', () => {
-      context?.release?.();
-      context?.budget.cancel();
+      if (context) endRequest(context);
     });
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method, headers, search: url.search, body },
