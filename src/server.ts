@@ -214,13 +214,18 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       const left = () => Math.max(0, deadline - performance.now());
       clearTimeout(retryTimer);
       logger.info('shutting down: finishing requests in flight');
-      // Requests waiting for admission are refused, and the engine work of those in flight is
-      // cancelled: they answer at once (their unfinished fields fail) instead of being cut off.
+      // Requests waiting for admission are refused at once. Those in flight get a third of the
+      // time to finish; then their engine work is cancelled, so they answer at once (their
+      // unfinished fields fail) instead of being cut off when the drain's grace period ends.
       admission.close();
-      const shuttingDown = new OverloadedError('The service is shutting down: try again in a moment');
-      for (const budget of services.inFlight) budget.cancel(shuttingDown);
+      const cancelLate = setTimeout(() => {
+        const shuttingDown = new OverloadedError('The service is shutting down: try again in a moment');
+        for (const budget of services.inFlight) budget.cancel(shuttingDown);
+      }, config.shutdownTimeoutMs / 3);
+      cancelLate.unref();
       // Requests in flight get most of the time; past the grace period their connections are cut.
       await Promise.race([apollo.stop(), sleep(left())]);
+      clearTimeout(cancelLate);
       // Engine work still running belongs to requests that can no longer be answered.
       await pool?.close();
       // A store still opening is closed by `open` itself once it opens (`stopping` is set).

@@ -13,6 +13,7 @@
  * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for the
  * event loop (`setImmediate`), so other requests are served in between.
  */
+import { nextTurn } from './turns.js';
 import type { BudgetCell } from './work/tasks.js';
 
 /** Longest stretch of engine work of one request before it lets the event loop run. */
@@ -34,7 +35,6 @@ export class EngineBudgetError extends Error {
   }
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** One request's engine-time account. */
 export class EngineBudget {
@@ -107,7 +107,7 @@ export class EngineBudget {
 
   /** Lets the event loop run, and starts a new slice. */
   async pause(): Promise<void> {
-    await yieldToEventLoop();
+    await nextTurn();
     this.#sinceYieldMs = 0;
   }
 

@@ -23,6 +23,8 @@
 /** Bytes of large values a request hands to graphql-js between two event-loop turns. */
 export const PACE_BYTES = 64 * 1024;
 
+import { nextTurn } from './turns.js';
+
 /** The answer would be over `MAX_RESPONSE_BYTES`. */
 export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
@@ -40,6 +42,7 @@ export class OutputBudget {
   /** Bytes handed over since the current turn began, and the turn later values wait for. */
   #turnBytes = 0;
   #turn: Promise<void> | undefined;
+  #error: ResponseTooLargeError | undefined;
 
   /** `maxBytes` 0 means no limit. */
   constructor(readonly maxBytes: number) {}
@@ -51,7 +54,9 @@ export class OutputBudget {
 
   /** Throws `ResponseTooLargeError` once the account (plus `more` bytes about to be made) is over the limit. */
   check(more = 0): void {
-    if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes) throw new ResponseTooLargeError(this.maxBytes);
+    // One error for the whole request: a list of results failing one by one would otherwise
+    // capture a stack trace for each.
+    if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes) throw (this.#error ??= new ResponseTooLargeError(this.maxBytes));
   }
 
   /** Charges `bytes` for `value` and returns it, or throws when that goes over the limit. */
@@ -70,7 +75,7 @@ export class OutputBudget {
     if (this.#turnBytes > PACE_BYTES) {
       this.#turnBytes = bytes;
       const previous = this.#turn ?? Promise.resolve();
-      this.#turn = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+      this.#turn = previous.then(nextTurn);
     }
     return this.#turn === undefined ? make() : this.#turn.then(make);
   }

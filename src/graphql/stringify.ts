@@ -9,6 +9,7 @@
  * response takes the native call directly.
  */
 import { SLICE_MS } from './budget.js';
+import { nextTurn } from './turns.js';
 
 /** The `data` objects of responses to write in slices. */
 const large = new WeakSet<object>();
@@ -71,7 +72,7 @@ export async function stringifyResult(value: { data?: unknown }): Promise<string
       open(frame.object[key]);
     }
     if (++steps % 512 === 0 && performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       sliceStart = performance.now();
     }
   }

@@ -26,6 +26,7 @@ import type { Config } from '../config.js';
 import { GRAPHQL_PATH } from '../graphql/apollo.js';
 import { createContext, endRequest, persistFresh, type Context, type Services } from '../graphql/context.js';
 import { replayable } from '../graphql/replay.js';
+import { nextTurn } from '../graphql/turns.js';
 import type { Metrics } from '../observability/metrics.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -139,6 +140,9 @@ interface CompressedPage {
   gzipped: Promise<Buffer>;
 }
 
+/** A body at least this long waits for a turn of its own before it is parsed. */
+const LARGE_BODY_BYTES = 64 * 1024;
+
 /** Creates the `(req, res)` listener of the HTTP server. */
 export function createRequestHandler(deps: HandlerDeps) {
   const { config, apollo, services, metrics, logger } = deps;
@@ -215,6 +219,8 @@ export function createRequestHandler(deps: HandlerDeps) {
         throw err;
       }
       const contentType = String(req.headers['content-type'] ?? '');
+      // Parsing a large body (and coercing its variables) is one piece of work: one a turn.
+      if (raw.length > LARGE_BODY_BYTES) await nextTurn();
       const text = raw.toString('utf8');
       if (/^application\/(.+\+)?json\b/i.test(contentType)) {
         cacheKey = responseCache.keyOf(req.headers.accept, text);

@@ -9,6 +9,7 @@ import type { PathQuery, PathResult } from '../../engine/types.js';
 import { resolveResult, type Context } from '../context.js';
 import type { Prepared } from '../engine.js';
 import { checkQuery } from '../limits.js';
+import { nextTurn } from '../turns.js';
 
 /** Rethrows an `InputError` under `path`; other errors pass unchanged. */
 export function rethrowUnder(err: unknown, path: InputPath): never {
@@ -71,7 +72,7 @@ export function loadAll(
   queries: readonly PathQuery[],
   path: InputPath,
   checkLimits = true,
-): PathResult[] | Promise<PathResult[]> {
+): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] | Promise<PathResult[] | Promise<PathResult>[]> {
   const prepared = prepareAll(ctx, queries, path, checkLimits);
   if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared);
   ctx.preparing.enter();
@@ -90,9 +91,29 @@ export function loadAll(
   );
 }
 
-function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> {
+/** Items of a long loaded list handed to graphql-js per event-loop turn. */
+const ITEMS_PER_TURN = 64;
+
+/**
+ * The results of prepared questions: at once when all are hot, else once loaded. A long loaded
+ * list is handed over as one promise per item, released 64 per event-loop turn: graphql-js
+ * completes every item it holds in one go (each item's fields, their resolvers, their lazy work),
+ * so five hundred long results would otherwise be one long piece of work.
+ */
+function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] {
   const results = prepared.map((p) => resolveResult(ctx, p));
-  return results.some((r) => r instanceof Promise) ? Promise.all(results) : (results as PathResult[]);
+  if (!results.some((r) => r instanceof Promise)) return results as PathResult[];
+  if (results.length <= ITEMS_PER_TURN) return Promise.all(results);
+  let turn: Promise<void> = Promise.all(results).then(
+    () => undefined,
+    () => undefined, // each item below carries its own failure
+  );
+  const turns: Promise<void>[] = [];
+  for (let g = 0; g * ITEMS_PER_TURN < results.length; g++) {
+    turn = turn.then(nextTurn);
+    turns.push(turn);
+  }
+  return results.map((r, i) => turns[Math.floor(i / ITEMS_PER_TURN)].then(() => r));
 }
 
 /** A plain JSON copy of a query argument (graphql-js input objects may lack a prototype). */
