@@ -12,24 +12,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { squareName } from '../../src/engine/index.js';
 import { HEAVY_WORK } from '../../src/graphql/cost.js';
+import { mazeQuery } from '../support/maze.js';
 import { SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;
-
-/** A king crossing a serpentine maze on 64 x 64 (as in engine-work.test.ts); up to 1,280 distinct. */
-function mazeQuery(i: number) {
-  const side = 64;
-  const board = { files: side, ranks: side };
-  const shift = i % 20;
-  let mask = 0n;
-  for (let r = 0; r < side; r++) {
-    const gap = (r >> 1) % 2 === 0 ? side - 1 - shift : shift;
-    for (let f = 0; f < side; f++) if (r % 2 === 0 || f === gap) mask |= 1n << BigInt(r * side + f);
-  }
-  const target = squareName((side - 2) * side + (Math.floor(i / 20) % side), board);
-  return { piece: 'KING', board, from: ['a1'], to: [target], mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}` };
-}
 
 /** `n` distinct maze questions starting at `from` (wrapping within the 1,280). */
 const mazes = (n: number, from = 0) => Array.from({ length: n }, (_, i) => mazeQuery((from + i) % 1280));

@@ -15,7 +15,6 @@ import {
   packLayers,
   prepareQuery,
   solve,
-  squareName,
   type PackedLayers,
   type PathConnection,
   type PathQuery,
@@ -26,23 +25,11 @@ import { renderAscii, renderSvg } from '../../../src/graphql/overlay.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';
 import { EnginePool, OverloadedError } from '../../../src/graphql/work/pool.js';
+import { mazeQuery as maze } from '../../support/maze.js';
 import { pageFromWire, wireOf, type FieldItem, type LazyField, type PageWire, type Task, type TaskAnswer } from '../../../src/graphql/work/tasks.js';
 
-/** A king on a serpentine maze of `side` x `side` (as in engine-work.test.ts): ~2 ms to solve on 64 x 64. */
-function mazeQuery(i: number, side: 32 | 64 = 64): PathQuery {
-  const board = { files: side, ranks: side };
-  const shifts = (side / 32) * 10;
-  const shift = i % shifts;
-  let mask = 0n;
-  for (let r = 0; r < side; r++) {
-    const gap = (r >> 1) % 2 === 0 ? side - 1 - shift : shift;
-    for (let f = 0; f < side; f++) if (r % 2 === 0 || f === gap) mask |= 1n << BigInt(r * side + f);
-  }
-  const target = squareName((side - 2) * side + (Math.floor(i / shifts) % side), board);
-  return { piece: 'KING', board, from: ['a1'], to: [target], mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}` };
-}
-
 const wire = (q: PathQuery) => wireOf(prepareQuery(q));
+const mazeQuery = (i: number, side: 32 | 64 = 64) => maze(i, side) as PathQuery;
 const squaresOf = (q: PathQuery) => (q.board?.files ?? 8) * (q.board?.ranks ?? 8);
 const plain = (p: PackedLayers) => ({ squares: Array.from(p.squares), starts: Array.from(p.starts) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
