@@ -38,9 +38,16 @@ export class EngineBudgetError extends Error {
 
 /** One request's engine-time account. */
 export class EngineBudget {
-  /** Spent microseconds (cell 0) and a cancelled flag (cell 1), shared with the worker threads. */
-  readonly #spent = new Int32Array(new SharedArrayBuffer(8));
-  readonly #abort = new AbortController();
+  /**
+   * Spent microseconds (cell 0) and a cancelled flag (cell 1), shared with the worker threads;
+   * made on first use (most requests never send work to a worker, and a SharedArrayBuffer is not
+   * free).
+   */
+  #shared: Int32Array | undefined;
+  /** Spent microseconds until the shared cells exist. */
+  #spentHere = 0;
+  /** Why the request's work was cancelled, once it was. */
+  #cancelled: Error | undefined;
   #sinceYieldMs = 0;
   /** Lazy pieces waiting in the queue, and the end of the queue. */
   #queued = 0;
@@ -51,17 +58,22 @@ export class EngineBudget {
 
   /** Engine time spent so far, ms (main thread and workers). */
   get spentMs(): number {
-    return Atomics.load(this.#spent, 0) / 1000;
+    return (this.#shared ? Atomics.load(this.#shared, 0) : this.#spentHere) / 1000;
   }
 
   /** The account as the workers see it. */
   get cell(): BudgetCell {
-    return { spent: this.#spent, limitMicros: this.budgetMs * 1000 };
+    if (!this.#shared) {
+      this.#shared = new Int32Array(new SharedArrayBuffer(8));
+      this.#shared[0] = this.#spentHere;
+      if (this.#cancelled) this.#shared[1] = 1;
+    }
+    return { spent: this.#shared, limitMicros: this.budgetMs * 1000 };
   }
 
-  /** Aborted once the budget is spent or the request's work is cancelled: queued tasks are dropped. */
-  get signal(): AbortSignal {
-    return this.#abort.signal;
+  /** Why the request's work was cancelled (the budget spent, the client gone), or undefined. */
+  get cancelled(): Error | undefined {
+    return this.#cancelled;
   }
 
   /** True once the budget is spent. */
@@ -69,9 +81,9 @@ export class EngineBudget {
     return this.budgetMs > 0 && this.spentMs >= this.budgetMs;
   }
 
-  /** Throws `EngineBudgetError` (and cancels the request's queued work) once the budget is spent. */
+  /** Throws `EngineBudgetError` (and cancels the request's remaining work) once the budget is spent. */
   check(): void {
-    if (this.#abort.signal.aborted) throw this.#abort.signal.reason;
+    if (this.#cancelled) throw this.#cancelled;
     if (this.exhausted) {
       this.cancel();
       throw new EngineBudgetError(this.budgetMs, this.spentMs);
@@ -79,14 +91,14 @@ export class EngineBudget {
   }
 
   /**
-   * Cancels the request's remaining work: nothing more is started, queued tasks are dropped, and
-   * every later piece fails with `reason` (by default the budget's own error).
+   * Cancels the request's remaining work: nothing more is started, tasks already sent stop at
+   * their next item, and every later piece fails with `reason` (by default the budget's own error).
    */
   cancel(reason?: Error): void {
-    if (this.#abort.signal.aborted) return;
-    this.#abort.abort(reason ?? new EngineBudgetError(this.budgetMs, this.spentMs));
+    if (this.#cancelled) return;
+    this.#cancelled = reason ?? new EngineBudgetError(this.budgetMs, this.spentMs);
     // Workers stop between items once they see the flag.
-    Atomics.store(this.#spent, 1, 1);
+    if (this.#shared) Atomics.store(this.#shared, 1, 1);
   }
 
   /** Notes main-thread work already charged to the account (by `runTask`), for pacing. */
@@ -96,7 +108,9 @@ export class EngineBudget {
 
   /** Adds engine time of the main thread. */
   charge(ms: number): void {
-    Atomics.add(this.#spent, 0, Math.min(0x3fffffff, Math.ceil(ms * 1000)));
+    const micros = Math.min(0x3fffffff, Math.ceil(ms * 1000));
+    if (this.#shared) Atomics.add(this.#shared, 0, micros);
+    else this.#spentHere += micros;
     this.#sinceYieldMs += ms;
   }
 

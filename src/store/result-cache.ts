@@ -37,12 +37,12 @@ export interface ResultCacheOptions {
 
 /** Keys per size lookup (the BLOBs are not read). */
 export const SIZE_KEYS = 256;
-/** Most rows per read of whole rows. */
-export const READ_ROWS = 32;
+/** Most rows per read of whole rows (small 8 x 8 rows: a batch of a few hundred in one read). */
+export const READ_ROWS = 256;
 /** Most bytes (as stored in `bytes`) per read of whole rows; a larger row is read alone. */
 export const READ_BYTES = 1024 * 1024;
 /** Most rows per write transaction. */
-export const WRITE_ROWS = 64;
+export const WRITE_ROWS = 128;
 /** Most bytes per write transaction; a larger row is written alone. */
 export const WRITE_BYTES = 512 * 1024;
 /** Most keys whose hit counts one transaction updates. */

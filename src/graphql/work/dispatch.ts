@@ -100,7 +100,7 @@ export class WorkDispatcher {
           const task = { kind, items: group.map((i) => items[i]), budget: this.budget.cell } as Task;
           answer = await pool.run(task);
         } catch (err) {
-          const error = this.budget.signal.aborted ? this.budget.signal.reason : err;
+          const error = this.budget.cancelled ?? err;
           for (const i of group) out[i] = error;
           if (error instanceof OverloadedError) this.budget.cancel(error);
           continue;
@@ -118,8 +118,7 @@ export class WorkDispatcher {
         const value = answer.values[j];
         out[index] = isItemError(value) ? errorOf(value) : value;
       } else {
-        const { signal } = this.budget;
-        out[index] = signal.aborted ? signal.reason : new EngineBudgetError(this.budget.budgetMs, this.budget.spentMs);
+        out[index] = this.budget.cancelled ?? new EngineBudgetError(this.budget.budgetMs, this.budget.spentMs);
       }
     });
   }

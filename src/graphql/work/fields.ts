@@ -24,8 +24,10 @@ export interface FieldRequest {
   weight: number;
 }
 
-/** Loads lazy fields on the pool, batched per tick. */
-export type FieldLoader = DataLoader<FieldRequest, unknown, string>;
+/** Loads lazy fields on the pool, batched per tick (its DataLoader made on first use). */
+export interface FieldLoader {
+  load(request: FieldRequest): Promise<unknown>;
+}
 
 /** What `lazyField` needs of a request. */
 export interface FieldScope {
@@ -35,6 +37,11 @@ export interface FieldScope {
 
 /** A loader of lazy fields for one request. */
 export function createFieldLoader(work: WorkDispatcher): FieldLoader {
+  let loader: DataLoader<FieldRequest, unknown, string> | undefined;
+  return { load: (request) => (loader ??= fieldDataLoader(work)).load(request) };
+}
+
+function fieldDataLoader(work: WorkDispatcher): DataLoader<FieldRequest, unknown, string> {
   return new DataLoader<FieldRequest, unknown, string>(
     async (requests) => {
       const items = requests.map((r) => ({
