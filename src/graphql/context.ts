@@ -100,10 +100,13 @@ export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Pr
   return ctx.loader.load(prepared);
 }
 
+/** Why the work of a request that is over is cancelled (one instance: it reaches no client). */
+const REQUEST_OVER = new Error('the request is over: its answer was sent or its client went away');
+
 /** The request is over (answered, or its client gone): its remaining work is cancelled. */
 export function endRequest(ctx: Context): void {
   ctx.release?.();
-  ctx.budget.cancel();
+  ctx.budget.cancel(REQUEST_OVER);
   ctx.services.inFlight.delete(ctx.budget);
 }
 
