@@ -169,15 +169,20 @@ function checkMoves(packed: PackedLayers, problem: { piece: Piece; board: Board;
   const count = layerCount(packed);
   for (let k = 0; k < count; k++) for (let i = starts[k]; i < starts[k + 1]; i++) layerOf[squares[i]] = k;
   const reached = new Uint8Array(layerOf.length);
+  // One visitor for every square (no closure per square): it marks the moves into layer `next`.
+  let next = 0;
+  let leads = false;
+  const visit = (v: number) => {
+    if (layerOf[v] === next) {
+      reached[v] = 1;
+      leads = true;
+    }
+  };
   for (let k = 0; k + 1 < count; k++) {
+    next = k + 1;
     for (let i = starts[k]; i < starts[k + 1]; i++) {
-      let leads = false;
-      forEachMove(piece, board.files, board.ranks, passable, squares[i], (v) => {
-        if (layerOf[v] === k + 1) {
-          reached[v] = 1;
-          leads = true;
-        }
-      });
+      leads = false;
+      forEachMove(piece, board.files, board.ranks, passable, squares[i], visit);
       if (!leads) throw new Error(`stored square ${squares[i]} of layer ${k} leads nowhere in layer ${k + 1}`);
     }
     for (let i = starts[k + 1]; i < starts[k + 2]; i++) {

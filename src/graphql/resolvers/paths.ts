@@ -87,7 +87,7 @@ export const pathResult: PathResultResolvers = {
     return paced(ctx, page, (p) => pageBytes(p, result), (p) => p);
   },
   layers: (result, _args, ctx, info) => {
-    if (!selects(info, 'bitboard') || fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT) {
+    if (fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT || !selects(info, 'bitboard')) {
       const bytes = layerListBytes(result);
       // Built on its turn, and not at all once the answer could not hold it.
       return ctx.output.pace(bytes, () => {
