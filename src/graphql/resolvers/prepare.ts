@@ -93,17 +93,23 @@ export function loadAll(
 
 /** Items of a long loaded list handed to graphql-js per event-loop turn. */
 const ITEMS_PER_TURN = 64;
+/**
+ * Board squares of a list below which it is handed over at once: the results of a list of small
+ * boards are small (a batch of 500 8 x 8 results is completed in about a millisecond).
+ */
+const PACED_LIST_SQUARES = 64 * 1024;
 
 /**
  * The results of prepared questions: at once when all are hot, else once loaded. A long loaded
- * list is handed over as one promise per item, released 64 per event-loop turn: graphql-js
+ * list of large boards is handed over as one promise per item, released 64 per turn: graphql-js
  * completes every item it holds in one go (each item's fields, their resolvers, their lazy work),
  * so five hundred long results would otherwise be one long piece of work.
  */
 function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] {
   const results = prepared.map((p) => resolveResult(ctx, p));
   if (!results.some((r) => r instanceof Promise)) return results as PathResult[];
-  if (results.length <= ITEMS_PER_TURN) return Promise.all(results);
+  const squares = prepared.reduce((sum, p) => sum + p.board.files * p.board.ranks, 0);
+  if (results.length <= ITEMS_PER_TURN || squares <= PACED_LIST_SQUARES) return Promise.all(results);
   let turn: Promise<void> = Promise.all(results).then(
     () => undefined,
     () => undefined, // each item below carries its own failure
