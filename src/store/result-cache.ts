@@ -41,6 +41,16 @@ export const SIZE_KEYS = 256;
 export const READ_ROWS = 256;
 /** Most bytes (as stored in `bytes`) per read of whole rows; a larger row is read alone. */
 export const READ_BYTES = 1024 * 1024;
+/**
+ * Boards up to this many squares have small rows by construction (three 256-digit bitboards,
+ * layers of at most 1,024 squares): such a row is at most `SMALL_ROW_BYTES`, and a row that
+ * claims more is refused at write. Their lookups read whole rows at once, with no size lookup.
+ */
+export const SMALL_BOARD_SQUARES = 1024;
+/** Most bytes of a row of a small board. */
+export const SMALL_ROW_BYTES = 8 * 1024;
+/** Rows of small boards per read: within READ_BYTES whatever they hold. */
+export const SMALL_READ_ROWS = Math.floor(READ_BYTES / SMALL_ROW_BYTES);
 /** Most rows per write transaction. */
 export const WRITE_ROWS = 128;
 /** Most bytes per write transaction; a larger row is written alone. */
@@ -148,9 +158,22 @@ export class PrismaResultCache implements ResultCache {
       if (indices) indices.push(i);
       else wanted.set(key, [i]);
     });
-    const keys = [...wanted.keys()];
     let statements = 0;
     const pace = () => (statements++ > 0 ? yieldToEventLoop() : Promise.resolve());
+    const read = async (chunk: readonly string[]) => {
+      await pace();
+      const rows = await this.#prisma.cachedResult.findMany({ where: { key: { in: [...chunk] } }, select: ROW_SELECT });
+      for (const row of rows) this.#use(row, problems, wanted.get(row.key) ?? [], out);
+    };
+
+    // Small boards: whole rows at once (their size is bounded); large ones: sizes first.
+    const small: string[] = [];
+    const keys: string[] = [];
+    for (const [key, [first]] of wanted) {
+      const { files, ranks } = problems[first].problem;
+      (files * ranks <= SMALL_BOARD_SQUARES ? small : keys).push(key);
+    }
+    for (let start = 0; start < small.length; start += SMALL_READ_ROWS) await read(small.slice(start, start + SMALL_READ_ROWS));
 
     for (let start = 0; start < keys.length; start += SIZE_KEYS) {
       await pace();
@@ -158,14 +181,7 @@ export class PrismaResultCache implements ResultCache {
         where: { key: { in: keys.slice(start, start + SIZE_KEYS) } },
         select: { key: true, bytes: true },
       });
-      for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes)) {
-        await pace();
-        const rows = await this.#prisma.cachedResult.findMany({
-          where: { key: { in: chunk.map((row) => row.key) } },
-          select: ROW_SELECT,
-        });
-        for (const row of rows) this.#use(row, problems, wanted.get(row.key) ?? [], out);
-      }
+      for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes)) await read(chunk.map((row) => row.key));
     }
     return out;
   }
@@ -175,7 +191,10 @@ export class PrismaResultCache implements ResultCache {
     for (const result of results) {
       if (fresh.has(result.key)) continue;
       const bytes = cacheRowBytes(result);
-      if (this.#budget.fits(bytes)) fresh.set(result.key, { result, bytes });
+      const { files, ranks } = result.problem;
+      if (files * ranks <= SMALL_BOARD_SQUARES && bytes > SMALL_ROW_BYTES) {
+        this.#options.logger.warn({ key: result.key, bytes, limit: SMALL_ROW_BYTES }, 'row of a small board larger than any encoding makes; not stored');
+      } else if (this.#budget.fits(bytes)) fresh.set(result.key, { result, bytes });
       else this.#options.logger.warn({ key: result.key, bytes, maxCacheBytes: this.#budget.maxBytes }, 'result larger than the whole cache budget; not stored');
     }
     if (fresh.size === 0) return;

@@ -6,15 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CACHE_ROW_OVERHEAD, EVICT_ROWS, cacheRowBytes } from '../../src/store/cache-budget.js';
-import { READ_BYTES, READ_ROWS, SIZE_KEYS, WRITE_BYTES, WRITE_ROWS } from '../../src/store/result-cache.js';
+import { READ_BYTES, READ_ROWS, SIZE_KEYS, SMALL_READ_ROWS, SMALL_ROW_BYTES, WRITE_BYTES, WRITE_ROWS } from '../../src/store/result-cache.js';
 import { isEviction, isRowRead, isSizeRead, isUpsert, keyParams, keysIn, rowsInUpsert, useCacheFixture } from './cache-fixture.js';
 import { immediateCounter, questionOf, recordingLogger, syntheticResult } from './helpers.js';
 
 const { openCache, closeStore } = useCacheFixture();
 
 describe('bounded work per statement', () => {
-  it('reads a few hundred rows in chunks of at most READ_ROWS rows, the event loop running between them', async () => {
-    const rows = Array.from({ length: 300 }, (_, i) => syntheticResult(i, 1000));
+  it('reads a few hundred rows of large boards in chunks of at most READ_ROWS rows after their sizes, the event loop running between them', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => syntheticResult(i, 5000));
+    expect(rows[0].problem.files).toBe(64);
     const { store, statements } = await openCache();
     await store.cache.putMany(rows);
     const questions = [...rows, ...rows.slice(0, 50)].map(questionOf); // duplicates are read once
@@ -27,10 +28,31 @@ describe('bounded work per statement', () => {
     const sizeReads = statements.filter((s) => isSizeRead(s.query));
     const rowReads = statements.filter((s) => isRowRead(s.query));
     expect(sizeReads.map((s) => keyParams(s.params).length)).toEqual([SIZE_KEYS, 300 - SIZE_KEYS]);
-    expect(rowReads.length).toBe(Math.ceil(SIZE_KEYS / READ_ROWS) + Math.ceil((300 - SIZE_KEYS) / READ_ROWS));
     for (const s of rowReads) expect(keyParams(s.params).length).toBeLessThanOrEqual(READ_ROWS);
     expect(new Set(rowReads.flatMap((s) => keyParams(s.params))).size).toBe(300);
     expect(turns).toBeGreaterThanOrEqual(sizeReads.length + rowReads.length - 1);
+  });
+
+  it('reads rows of small boards whole, SMALL_READ_ROWS at a time, with no size lookup; refuses a small board\'s oversized row', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => syntheticResult(i, 1000));
+    expect(rows[0].problem.files).toBe(8);
+    const logger = recordingLogger();
+    const { store, statements } = await openCache({}, { logger });
+    const oversized = { ...syntheticResult(999, 1000), layers: new Uint8Array(SMALL_ROW_BYTES) };
+    await store.cache.putMany([...rows, oversized]);
+    expect(logger.lines.some((l) => /small board larger than any encoding/.test(l.msg))).toBe(true);
+    const questions = [...rows, ...rows.slice(0, 50), oversized].map(questionOf);
+    statements.length = 0;
+    const counter = immediateCounter();
+    const got = await store.cache.getMany(questions);
+    const turns = counter.stop();
+    got.slice(0, 350).forEach((g, i) => expect(g?.key).toBe(questions[i].key));
+    expect(got[350]).toBeUndefined();
+    expect(statements.filter((s) => isSizeRead(s.query))).toHaveLength(0);
+    const rowReads = statements.filter((s) => isRowRead(s.query));
+    expect(rowReads.map((s) => keyParams(s.params).length)).toEqual([SMALL_READ_ROWS, SMALL_READ_ROWS, 301 - 2 * SMALL_READ_ROWS]);
+    expect(SMALL_READ_ROWS * SMALL_ROW_BYTES).toBeLessThanOrEqual(READ_BYTES);
+    expect(turns).toBeGreaterThanOrEqual(rowReads.length - 1);
   });
 
   it('reads at most READ_BYTES of rows per statement (a larger row alone), and misses cost only the size lookup', async () => {
@@ -38,7 +60,7 @@ describe('bounded work per statement', () => {
     const huge = syntheticResult(10, READ_BYTES + 10);
     const { store, statements } = await openCache();
     await store.cache.putMany([...big, huge]);
-    const missing = Array.from({ length: 20 }, (_, i) => questionOf(syntheticResult(100 + i)));
+    const missing = Array.from({ length: 20 }, (_, i) => questionOf(syntheticResult(100 + i, 5000))); // large boards: sizes first
     statements.length = 0;
     const got = await store.cache.getMany([...big.map(questionOf), questionOf(huge), ...missing]);
     expect(got.filter((g) => g !== undefined)).toHaveLength(11);

@@ -33,17 +33,20 @@ export function bytesFrom(seed: string, n: number): Uint8Array {
 
 /**
  * A synthetic cache row number `i` (the store treats problems and layers as opaque): a hex key,
- * an 8 x 8 king problem of its own, and `layerBytes` bytes of layers.
+ * a king problem of its own, and `layerBytes` bytes of layers. Rows of more than 4 KB of layers
+ * get a 64 x 64 board (the store refuses large rows for boards up to 32 x 32), smaller ones 8 x 8.
  */
 export function syntheticResult(i: number, layerBytes = 64, pathCount: bigint | undefined = undefined): StoredResult {
   const key = createHash('sha256').update(`row ${i}`).digest('hex');
+  const side = layerBytes > 4096 ? 64 : 8;
+  const digits = (side * side) / 4;
   const problem: CanonicalProblem = {
     piece: 'KING',
-    files: 8,
-    ranks: 8,
-    mask: '0xffffffffffffffff',
-    sources: `0x${(1n << BigInt(i % 64)).toString(16).padStart(16, '0')}`,
-    targets: `0x${BigInt(i).toString(16).padStart(16, '0')}`,
+    files: side,
+    ranks: side,
+    mask: `0x${'f'.repeat(digits)}`,
+    sources: `0x${(1n << BigInt(i % (side * side))).toString(16).padStart(digits, '0')}`,
+    targets: `0x${BigInt(i).toString(16).padStart(digits, '0')}`,
   };
   return { key, problem, distance: i % 7, layers: bytesFrom(key, layerBytes), pathCount };
 }
