@@ -8,8 +8,8 @@
  *
  * Where the work runs is the dispatcher's choice (`work/dispatch.ts`): 8 x 8 and other small
  * problems on this thread in slices (through `EngineApi.solveBatch`, one call per slice of
- * small problems), large ones and stored rows of any size on the worker pool, all on the
- * request's engine budget. A result that arrives packed (from a worker or a row) is rebuilt
+ * small problems), large ones on the worker pool; stored rows are decoded and checked the same
+ * way, here when small and on the pool when large; all on the request's engine budget. A result that arrives packed (from a worker or a row) is rebuilt
  * here around its packed layers: no copy of the layers beyond the one message.
  *
  * A long list of questions is itself prepared in time slices (`resolvers/prepare.ts`); while one
