@@ -4,11 +4,10 @@
  *
  * The account lives in shared memory (Int32s in a SharedArrayBuffer, made when the request first
  * sends work to a worker), so the worker threads that run its heavy tasks add their time to it
- * and read it between
- * items, exactly as the main thread does: once it is spent, the request's running tasks stop
- * within one item, its queued tasks end as soon as they start, and the next piece of work is
- * refused with an `EngineBudgetError` (`ENGINE_BUDGET_EXCEEDED`). Nothing of a cut-off request
- * goes on in the background.
+ * and read it between items, exactly as the main thread does: once it is spent, the request's
+ * running tasks stop within one item, its queued tasks end as soon as they start, and the next
+ * piece of work is refused with an `EngineBudgetError` (`ENGINE_BUDGET_EXCEEDED`). Nothing of a
+ * cut-off request goes on in the background.
  *
  * Work small enough to stay on the main thread (8 x 8 fills, small lazy fields) is timed and
  * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for an
