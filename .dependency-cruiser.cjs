@@ -1,0 +1,56 @@
+/**
+ * The layer rule, checked by `npm run lint`: engine <- store <- graphql <- http <- server.
+ * `config` and `observability` serve every layer but the engine, which stays pure.
+ * Type-only imports count: a layer that names a type from above depends on it all the same.
+ */
+const layers = ['engine', 'store', 'graphql', 'http'];
+
+/** Paths a layer may not import: every layer above it, and the server. */
+function above(layer) {
+  const higher = layers.slice(layers.indexOf(layer) + 1).map((name) => `^src/${name}/`);
+  return [...higher, '^src/server\\.ts$'];
+}
+
+module.exports = {
+  forbidden: [
+    ...layers.map((layer) => ({
+      name: `${layer}-points-down`,
+      comment: `src/${layer} may import only the layers below it`,
+      severity: 'error',
+      from: { path: `^src/${layer}/` },
+      to: { path: above(layer) },
+    })),
+    {
+      name: 'engine-is-pure',
+      comment: 'the engine imports nothing of the service: no config, no logging, no metrics',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/(config|observability)' },
+    },
+    {
+      name: 'shared-modules-stay-low',
+      comment: 'config and observability are used by every layer, so they import none of them but the engine',
+      severity: 'error',
+      from: { path: '^src/(config\\.ts|observability/)' },
+      to: { path: '^src/(store|graphql|http|server)' },
+    },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-source-to-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench|scripts)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
