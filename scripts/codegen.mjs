@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Generates the resolver types from schema.graphql into src/generated/graphql.ts (gitignored).
+ * Generates the resolver types from schema.graphql into src/graphql/generated/resolvers.ts (gitignored).
  *
  * The codegen CLI cannot be installed here (one of its transitive dependencies is missing from the
  * registry), so this script calls `codegen()` from @graphql-codegen/core directly with the two
@@ -18,7 +18,7 @@ import { buildSchema, parse, printSchema } from 'graphql';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const schemaFile = resolve(root, 'schema.graphql');
-const outFile = resolve(root, 'src/generated/graphql.ts');
+const outFile = resolve(root, 'src/graphql/generated/resolvers.ts');
 
 const sdl = await readFile(schemaFile, 'utf8');
 const schema = buildSchema(sdl);
@@ -27,18 +27,18 @@ const config = {
   useTypeImports: true,
   enumsAsTypes: true,
   avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
-  contextType: '../graphql/context.js#Context',
+  contextType: '../context.js#Context',
   mappers: {
-    PathResult: '../engine/types.js#PathResult as PathResultModel',
-    SquareSet: '../engine/types.js#SquareSet as SquareSetModel',
-    Path: '../engine/types.js#Path as PathModel',
-    PathConnection: '../engine/types.js#PathConnection as PathConnectionModel',
-    Overlay: '../engine/types.js#PathResult as OverlayModel',
-    Position: '../engine/fen.js#ParsedPosition as PositionModel',
-    PlacedPiece: '../engine/fen.js#PlacedPiece as PlacedPieceModel',
-    Analysis: '../store/types.js#AnalysisRecord as AnalysisModel',
-    AnalysisConnection: '../graphql/models.js#AnalysisConnectionModel',
-    SavedAnalysis: '../graphql/models.js#SavedAnalysisModel',
+    PathResult: '../../engine/types.js#PathResult as PathResultModel',
+    SquareSet: '../../engine/types.js#SquareSet as SquareSetModel',
+    Path: '../../engine/types.js#Path as PathModel',
+    PathConnection: '../../engine/types.js#PathConnection as PathConnectionModel',
+    Overlay: '../../engine/types.js#PathResult as OverlayModel',
+    Position: '../../engine/fen.js#ParsedPosition as PositionModel',
+    PlacedPiece: '../../engine/fen.js#PlacedPiece as PlacedPieceModel',
+    Analysis: '../../store/types.js#AnalysisRecord as AnalysisModel',
+    AnalysisConnection: '../models.js#AnalysisConnectionModel',
+    SavedAnalysis: '../models.js#SavedAnalysisModel',
   },
   scalars: {
     Square: 'string',

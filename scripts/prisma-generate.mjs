@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates the Prisma client (prisma/schema.prisma -> src/generated/prisma) without network.
+// Generates the Prisma client (prisma/schema.prisma -> src/store/generated/prisma) without network.
 //
 // `prisma generate` itself needs no engine, but the CLI first checks for its native schema engine
 // and tries to download it unless PRISMA_SCHEMA_ENGINE_BINARY names an existing file. We set it,
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const schema = join(root, 'prisma', 'schema.prisma');
-const output = join(root, 'src', 'generated', 'prisma');
+const output = join(root, 'src', 'store', 'generated', 'prisma');
 const stampFile = join(output, '.inputs-sha256');
 
 const require = createRequire(join(root, 'package.json'));
@@ -36,7 +36,7 @@ const stamp = createHash('sha256')
 const force = process.argv.includes('--force');
 if (!force && existsSync(join(output, 'client.ts')) && existsSync(stampFile)) {
   if (readFileSync(stampFile, 'utf8').trim() === stamp) {
-    console.log('prisma-generate: client in src/generated/prisma is up to date');
+    console.log('prisma-generate: client in src/store/generated/prisma is up to date');
     process.exit(0);
   }
 }

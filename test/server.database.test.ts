@@ -9,7 +9,7 @@
 import Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { PrismaClient } from '../src/generated/prisma/client.js';
+import type { PrismaClient } from '../src/store/generated/prisma/client.js';
 import { databaseFileFromUrl, openStore } from '../src/store/index.js';
 import type { StoreOptions } from '../src/store/types.js';
 import { startTestServer, type GqlResponse, type TestServer } from './graphql/helpers.js';

@@ -11,7 +11,7 @@
  * database's write lock, so the total it reads includes every committed save and no concurrent
  * save can slip in between the check and the commit; throwing rolls the write back.
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import { readTotals } from './totals.js';
 import { StorageLimitError } from './types.js';
 

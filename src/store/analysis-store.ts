@@ -15,7 +15,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError } from '../engine/errors.js';
 import type { PathQuery } from '../engine/types.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
 import {
   ForbiddenError,

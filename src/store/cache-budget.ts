@@ -12,7 +12,7 @@
  * rows, sums their sizes in order (a window function) and deletes the shortest prefix that covers
  * the excess.
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import { yieldToEventLoop } from './chunks.js';
 import type { StoredResult } from './types.js';
 

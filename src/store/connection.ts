@@ -20,7 +20,7 @@
  * need a second connection.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 
 /** How the service's connection locks the database (see the file comment). */
 export type LockingMode = 'exclusive' | 'normal';

@@ -11,7 +11,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from '../config.js';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
 import { configureConnection, connectionFactory, probeWrite, type LockingMode } from './connection.js';

@@ -18,7 +18,7 @@
  *   a put evicts, or at close), at most `HIT_KEYS` keys a transaction; errors go to the logger.
  */
 import type { Piece } from '../engine/types.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import { CacheBudget, EVICT_ROWS, cacheRowBytes } from './cache-budget.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import type { StoreLogger } from './migrate.js';

@@ -3,7 +3,7 @@
  * of the saved analyses. SQLite triggers (migration `20261123000000_byte_budgets`) keep them in the
  * transaction of every insert, update and delete, so reading them never scans a table.
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 
 /** The totals, as numbers. */
 export interface StoreTotals {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
-import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
 import { recordingLogger, tempDir } from './helpers.js';
 

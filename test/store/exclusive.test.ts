@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
 import { questionOf, recordingLogger, syntheticResult, tempDir } from './helpers.js';
 

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '../../src/generated/prisma/client.js';
+import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { DatabaseUnavailableError, openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
 import { recordingLogger, tempDir } from './helpers.js';
 

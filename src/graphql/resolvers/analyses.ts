@@ -12,7 +12,7 @@ import type {
   AnalysisResolvers,
   MutationResolvers,
   QueryResolvers,
-} from '../../generated/graphql.js';
+} from '../generated/resolvers.js';
 import type { AnalysisPatch, Store } from '../../store/types.js';
 import type { Context } from '../context.js';
 import { servedOther } from '../replay.js';

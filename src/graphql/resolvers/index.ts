@@ -3,7 +3,7 @@
  * `Resolvers` type (scripts/codegen.mjs), so a resolver that returns the wrong shape fails to
  * compile.
  */
-import type { Resolvers } from '../../generated/graphql.js';
+import type { Resolvers } from '../generated/resolvers.js';
 import { scalarResolvers } from '../scalars.js';
 import { analysis, analysisMutations, analysisQueries } from './analyses.js';
 import { overlay, path, pathEdge, pathQueries, pathResult, squareSet } from './paths.js';

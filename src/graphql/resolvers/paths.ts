@@ -18,7 +18,7 @@ import type {
   PathResultResolvers,
   QueryResolvers,
   SquareSetResolvers,
-} from '../../generated/graphql.js';
+} from '../generated/resolvers.js';
 import { resolveResult, type Context } from '../context.js';
 import { squareListBytes } from '../output.js';
 import { checkBatch, checkFirst } from '../limits.js';

@@ -4,7 +4,7 @@
  * (its role and colour from the position, the other pieces blocking, and with `avoidAttacked` the
  * squares the other colour attacks removed), then loads it through the request's shared loader.
  */
-import type { PositionResolvers, QueryResolvers } from '../../generated/graphql.js';
+import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { resolveResult } from '../context.js';
 import { checkBoard, checkFen } from '../limits.js';
 import { prepare, rethrowUnder } from './prepare.js';
