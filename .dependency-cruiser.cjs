@@ -36,8 +36,9 @@ module.exports = {
     },
     {
       name: 'no-cycles',
+      comment: 'generated code (Prisma client) is exempt: nothing of ours is in its cycles',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^src/', pathNot: '/generated/' },
       to: { circular: true },
     },
     {

@@ -18,16 +18,18 @@ import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { GRAPHQL_PATH, createApollo } from './graphql/apollo.js';
-import type { Services } from './graphql/context.js';
-import { defaultEngine, type EngineApi } from './graphql/engine.js';
-import { ResultMemo } from './graphql/memo.js';
+import type { Services } from './graphql/services.js';
+import { defaultEngine, type EngineApi } from './graphql/engine-api.js';
+import { GraphqlGateway } from './graphql/gateway.js';
+import { HotResults } from './graphql/hot-results.js';
+import { PreparedQueries } from './graphql/prepared-queries.js';
 import { CacheWriter } from './graphql/cache-writer.js';
-import { EngineBudget } from './graphql/budget.js';
+import { EngineBudget } from './graphql/engine-budget.js';
 import { Admission } from './graphql/admission.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
 import { isRequestLimitError } from './graphql/errors.js';
-import { createRequestHandler, type HealthReport } from './http/handler.js';
+import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
 import type { Store, StoreOptions } from './store/types.js';
@@ -125,7 +127,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     limits: config.limits,
     metrics,
     logger,
-    memo: new ResultMemo(config.resultMemoSize),
+    hot: new HotResults(config.resultMemoSize),
+    preparedQueries: new PreparedQueries(config.resultMemoSize),
     cacheWriter,
   };
   /** Waits until no cache write is queued or running. */
@@ -149,7 +152,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   httpServer.requestTimeout = 60_000;
   const apollo = createApollo({ config, httpServer, logger, metrics, admission });
   await apollo.start();
-  httpServer.on('request', createRequestHandler({ config, apollo, services, metrics, logger, health }));
+  const gateway = new GraphqlGateway(apollo, services);
+  httpServer.on('request', createRequestHandler({ config, gateway, metrics, logger, health }));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

@@ -21,7 +21,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Admission } from './admission.js';
 import type { Context } from './context.js';
 import { costPlugin, HEAVY_WORK } from './cost.js';
-import { PACE_BYTES } from './output.js';
+import { PACE_BYTES } from './response-budget.js';
 import { closeVerdict } from './replay.js';
 import { markLarge, stringifyResult } from './stringify.js';
 import { OverloadedError } from './work/pool.js';

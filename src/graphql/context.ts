@@ -8,39 +8,15 @@
  * writer once the response is out (`persistFresh`); the client's address for the mutation rate
  * limit; and whether its response may be replayed from the response cache.
  */
-import type { Logger } from 'pino';
-import type { Limits } from '../config.js';
 import type { PathResult } from '../engine/types.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { Store } from '../store/types.js';
-import { EngineBudget } from './budget.js';
-import type { CacheWriter } from './cache-writer.js';
-import type { EngineApi, Prepared } from './engine.js';
+import { EngineBudget } from './engine-budget.js';
+import type { Prepared } from './engine-api.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
-import type { ResultMemo } from './memo.js';
-import { OutputBudget } from './output.js';
+import { OutputBudget } from './response-budget.js';
 import { newVerdict, servedHot, servedOther, type ReplayVerdict } from './replay.js';
 import { WorkDispatcher } from './work/dispatch.js';
 import { createFieldLoader, type FieldLoader } from './work/fields.js';
-import type { EnginePool } from './work/pool.js';
-
-/** Long-lived dependencies shared by all requests. */
-export interface Services {
-  engine: EngineApi;
-  /** Worker threads for heavy engine work; undefined: everything runs on the main thread. */
-  pool: EnginePool | undefined;
-  /** The store once it is open; undefined while opening, when disabled or when it failed. */
-  store(): Store | undefined;
-  limits: Limits;
-  metrics: Metrics;
-  logger: Logger;
-  /** Hot results ready to serve. */
-  memo: ResultMemo;
-  /** Writes fresh results to the cache in the background, coalesced. */
-  cacheWriter: CacheWriter;
-  /** The engine accounts of the requests in flight (shutdown cancels their work). */
-  inFlight: Set<EngineBudget>;
-}
+import type { Services } from './services.js';
 
 /** What every resolver receives as its context. */
 export interface Context {
@@ -88,9 +64,9 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
   };
 }
 
-/** The result of a prepared question: from the memo at once, else through the request's loader. */
+/** The result of a prepared question: from the hot results at once, else through the request's loader. */
 export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Promise<PathResult> {
-  const hot = ctx.services.memo.get(prepared.key);
+  const hot = ctx.services.hot.get(prepared.key);
   if (hot) {
     ctx.services.metrics.memoHits.inc();
     servedHot(ctx.replay);

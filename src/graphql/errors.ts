@@ -15,9 +15,9 @@ import { formatInputPath, InputError } from '../engine/errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import { DatabaseUnavailableError, ForbiddenError, NotFoundError, StorageLimitError } from '../store/types.js';
 import { OverloadedError } from './work/pool.js';
-import { EngineBudgetError } from './budget.js';
+import { EngineBudgetError } from './engine-budget.js';
 import { LimitError } from './limits.js';
-import { ResponseTooLargeError } from './output.js';
+import { ResponseTooLargeError } from './response-budget.js';
 import { ScalarInputError } from './scalars.js';
 
 /** The store is not open (still starting, or failed): analyses cannot be served. */

@@ -19,9 +19,9 @@
 import DataLoader from 'dataloader';
 import { solutionFromPacked, type PackedLayers, type PathResult } from '../engine/index.js';
 import type { StoredResult } from '../store/types.js';
-import type { EngineBudget } from './budget.js';
-import type { Services } from './context.js';
-import type { Prepared } from './engine.js';
+import type { EngineBudget } from './engine-budget.js';
+import type { Services } from './services.js';
+import type { Prepared } from './engine-api.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './work/dispatch.js';
 import { remember } from './work/handles.js';
 import { wireOf } from './work/tasks.js';
@@ -104,7 +104,7 @@ type GetMany = (problems: readonly Prepared[]) => Promise<(StoredResult | undefi
 
 /** Fills `out` with the results found in the store; returns the indices still missing. */
 async function loadCached(scope: LoaderScope, batch: readonly Prepared[], out: (PathResult | Error)[], getMany: GetMany): Promise<number[]> {
-  const { metrics, logger, memo } = scope.services;
+  const { metrics, logger, hot } = scope.services;
   let rows: readonly (StoredResult | undefined)[] = [];
   try {
     rows = await getMany(batch);
@@ -136,7 +136,7 @@ async function loadCached(scope: LoaderScope, batch: readonly Prepared[], out: (
     remember(result, batch[i], packed as PackedLayers);
     out[i] = result;
     missing.delete(i);
-    memo.offer(result, true);
+    hot.offer(result, true);
   });
   return [...missing];
 }
@@ -150,7 +150,7 @@ async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misse
     remember(result, batch[i], packed);
     out[i] = result;
     fresh.push(result);
-    services.memo.offer(result, haveStore);
+    services.hot.offer(result, haveStore);
   };
   const pooled = work.run('solve', large.map((i) => wireOf(batch[i])), large.map((i) => solveWeight(batch[i]))).then((values) => {
     services.metrics.engineSolves.inc(large.length);

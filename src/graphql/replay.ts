@@ -1,7 +1,7 @@
 /**
  * The one rule for replaying a response from the response cache (`src/http/response-cache.ts`):
  * a response may be kept and sent again for the same request text when it answered a query, every
- * path result it served came ready from the hot results (`memo.ts`), it touched nothing else with
+ * path result it served came ready from the hot results (`hot-results.ts`), it touched nothing else with
  * state (analyses, mutations) and it had no error. Such a response depends on nothing that can
  * change.
  *

@@ -8,7 +8,7 @@
  * event loop run about every `SLICE_MS`. The text is identical to `JSON.stringify`'s. Every other
  * response takes the native call directly.
  */
-import { SLICE_MS } from './budget.js';
+import { SLICE_MS } from './engine-budget.js';
 import { nextTurn } from './turns.js';
 
 /** The `data` objects of responses to write in slices. */

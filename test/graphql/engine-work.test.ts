@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
-import type { EngineApi, Prepared } from '../../src/graphql/engine.js';
+import type { EngineApi, Prepared } from '../../src/graphql/engine-api.js';
 import { mazeQuery } from '../support/maze.js';
 import { SEED_QUERY, startTestServer } from './helpers.js';
 

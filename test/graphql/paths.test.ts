@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
-import type { EngineApi } from '../../src/graphql/engine.js';
+import type { EngineApi } from '../../src/graphql/engine-api.js';
 import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
 
 let t: TestServer;

@@ -18,7 +18,7 @@ import type { Context } from '../context.js';
 import { servedOther } from '../replay.js';
 import { UnavailableError } from '../errors.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
-import { loadAll, plainQuery, prepareAll, rethrowUnder } from './prepare.js';
+import { loadQuestions, plainQuery, prepareQuestions, rethrowUnder } from '../questions.js';
 
 function requireStore(ctx: Context): Store {
   servedOther(ctx.replay); // analyses change: a response holding one is never replayed
@@ -43,11 +43,11 @@ function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: In
   }
 }
 
-/** The queries as stored and their result keys; prepared in time slices (`prepareAll`). */
-async function prepareQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
+/** The queries as stored and their result keys; prepared in time slices (`prepareQuestions`). */
+async function storedQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
   checkBatch(queries.length, ctx.services.limits, path);
   const plain = queries.map(plainQuery);
-  const prepared = await prepareAll(ctx, plain, path);
+  const prepared = await prepareQuestions(ctx, plain, path);
   return { queries: plain, resultKeys: prepared.map((p) => p.key) };
 }
 
@@ -72,7 +72,7 @@ export const analysisMutations: MutationResolvers = {
     checkTitle(ctx, input.title, ['input', 'title']);
     checkText(input.notes, limits, ['input', 'notes']);
     checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
-    const { queries, resultKeys } = await prepareQueries(ctx, input.queries, ['input', 'queries']);
+    const { queries, resultKeys } = await storedQueries(ctx, input.queries, ['input', 'queries']);
     return requireStore(ctx).analyses.save({
       title: input.title,
       notes: input.notes ?? null,
@@ -99,7 +99,7 @@ export const analysisMutations: MutationResolvers = {
     }
     if (input.queries !== undefined) {
       if (input.queries === null) throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
-      Object.assign(patch, await prepareQueries(ctx, input.queries, ['input', 'queries']));
+      Object.assign(patch, await storedQueries(ctx, input.queries, ['input', 'queries']));
     }
     return requireStore(ctx).analyses.update(id, editToken, patch);
   },
@@ -111,7 +111,7 @@ export const analysis: AnalysisResolvers = {
   results: (record, _args, ctx) => {
     servedOther(ctx.replay);
     try {
-      return loadAll(ctx, record.queries, ['results'], false);
+      return loadQuestions(ctx, record.queries, ['results'], false);
     } catch (err) {
       rethrowUnder(err, []);
     }

@@ -20,21 +20,21 @@ import type {
   SquareSetResolvers,
 } from '../generated/resolvers.js';
 import { resolveResult, type Context } from '../context.js';
-import { squareListBytes } from '../output.js';
+import { squareListBytes } from '../response-budget.js';
 import { checkBatch, checkFirst } from '../limits.js';
 import { renderAscii, renderSvg } from '../overlay.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
 import { fieldWeight, lazyField } from '../work/fields.js';
 import { knownPacked } from '../work/handles.js';
 import { pageFromWire, type PageWire } from '../work/tasks.js';
-import { loadAll, prepare, rethrowUnder } from './prepare.js';
+import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
 
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
-  shortestPaths: (_root, { query }, ctx) => resolveResult(ctx, prepare(ctx, query, ['query'])),
+  shortestPaths: (_root, { query }, ctx) => resolveResult(ctx, prepareQuestion(ctx, query, ['query'])),
   shortestPathsBatch: (_root, { queries }, ctx) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);
-    return loadAll(ctx, queries, ['queries']);
+    return loadQuestions(ctx, queries, ['queries']);
   },
 };
 

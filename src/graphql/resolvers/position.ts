@@ -7,7 +7,7 @@
 import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { resolveResult } from '../context.js';
 import { checkBoard, checkFen } from '../limits.js';
-import { prepare, rethrowUnder } from './prepare.js';
+import { prepareQuestion, rethrowUnder } from '../questions.js';
 
 /** `Query.position`. */
 export const positionQueries: Pick<QueryResolvers, 'position'> = {
@@ -33,6 +33,6 @@ export const position: PositionResolvers = {
     } catch (err) {
       rethrowUnder(err, []);
     }
-    return resolveResult(ctx, prepare(ctx, query, [], false));
+    return resolveResult(ctx, prepareQuestion(ctx, query, [], false));
   },
 };

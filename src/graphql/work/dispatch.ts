@@ -17,8 +17,8 @@
  * user's bad input found by the worker (a cursor). Tasks are never aborted through piscina: that
  * ends the worker thread itself, losing the items it finished and costing a new thread.
  */
-import type { EngineBudget } from '../budget.js';
-import { EngineBudgetError } from '../budget.js';
+import type { EngineBudget } from '../engine-budget.js';
+import { EngineBudgetError } from '../engine-budget.js';
 import { OverloadedError, type EnginePool } from './pool.js';
 import { errorOf, isItemError, runTask, type Task, type TaskAnswer } from './tasks.js';
 

@@ -10,7 +10,7 @@
  */
 import DataLoader from 'dataloader';
 import type { PathResult } from '../../engine/index.js';
-import type { EngineBudget } from '../budget.js';
+import type { EngineBudget } from '../engine-budget.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './dispatch.js';
 import { packedOf, problemWireOf } from './handles.js';
 import type { LazyField } from './tasks.js';

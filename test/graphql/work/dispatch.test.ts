@@ -20,7 +20,7 @@ import {
   type PathQuery,
   type PathResult,
 } from '../../../src/engine/index.js';
-import { EngineBudget, EngineBudgetError } from '../../../src/graphql/budget.js';
+import { EngineBudget, EngineBudgetError } from '../../../src/graphql/engine-budget.js';
 import { renderAscii, renderSvg } from '../../../src/graphql/overlay.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as engine from '../../../src/engine/index.js';
-import type { EngineApi, Prepared } from '../../../src/graphql/engine.js';
+import type { EngineApi, Prepared } from '../../../src/graphql/engine-api.js';
 import { caseArbitrary, type GeneratedCase } from '../../engine/engine-harness.js';
 import { referenceSolve, referenceSquareName, type ReferenceAnswer } from '../../engine/reference-bfs.js';
 import { startTestServer, type TestServer } from '../helpers.js';

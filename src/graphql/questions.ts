@@ -4,12 +4,12 @@
  * under the argument it came from (`query`, `queries[3]`, `input.queries[0]`), so the message
  * names the exact argument and value.
  */
-import { InputError, type InputPath } from '../../engine/errors.js';
-import type { PathQuery, PathResult } from '../../engine/types.js';
-import { resolveResult, type Context } from '../context.js';
-import type { Prepared } from '../engine.js';
-import { checkQuery } from '../limits.js';
-import { nextTurn } from '../turns.js';
+import { InputError, type InputPath } from '../engine/errors.js';
+import type { PathQuery, PathResult } from '../engine/types.js';
+import { resolveResult, type Context } from './context.js';
+import type { Prepared } from './engine-api.js';
+import { checkQuery } from './limits.js';
+import { nextTurn } from './turns.js';
 
 /** Rethrows an `InputError` under `path`; other errors pass unchanged. */
 export function rethrowUnder(err: unknown, path: InputPath): never {
@@ -18,11 +18,11 @@ export function rethrowUnder(err: unknown, path: InputPath): never {
 }
 
 /** Checks limits (unless `checkLimits` is false) and prepares one query. */
-export function prepare(ctx: Context, query: PathQuery, path: InputPath, checkLimits = true): Prepared {
+export function prepareQuestion(ctx: Context, query: PathQuery, path: InputPath, checkLimits = true): Prepared {
   if (checkLimits) checkQuery(query, ctx.services.limits, path);
-  const { engine, memo } = ctx.services;
+  const { engine, preparedQueries } = ctx.services;
   try {
-    return memo.prepare(query, (q) => engine.prepareQuery(q));
+    return preparedQueries.get(query, (q) => engine.prepareQuery(q));
   } catch (err) {
     rethrowUnder(err, path);
   }
@@ -36,26 +36,26 @@ const PREPARE_GROUP = 16;
  * charged to the request's budget: synchronously when it fits in the current slice, else across
  * pauses of the event loop (a list of hundreds of large boards takes tens of milliseconds).
  */
-export function prepareAll(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Prepared[] | Promise<Prepared[]> {
+export function prepareQuestions(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Prepared[] | Promise<Prepared[]> {
   const prepared: Prepared[] = [];
-  const prepareSlice = (): void => {
+  const prepareNextSlice = (): void => {
     while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
       ctx.budget.run(() => {
         const end = Math.min(queries.length, prepared.length + PREPARE_GROUP);
         for (let i = prepared.length; i < end; i++) {
-          const p = prepare(ctx, queries[i], [...path, i], checkLimits);
+          const p = prepareQuestion(ctx, queries[i], [...path, i], checkLimits);
           void p.key; // hashed here, inside the timed slice
           prepared.push(p);
         }
       });
     }
   };
-  prepareSlice();
+  prepareNextSlice();
   if (prepared.length === queries.length) return prepared;
   return (async () => {
     while (prepared.length < queries.length) {
       await ctx.budget.pause();
-      prepareSlice();
+      prepareNextSlice();
     }
     return prepared;
   })();
@@ -67,13 +67,13 @@ export function prepareAll(ctx: Context, queries: readonly PathQuery[], path: In
  * While a long list is prepared across pauses, the request's loader batch is held back
  * (`PreparationGate`), so its questions still join that one batch.
  */
-export function loadAll(
+export function loadQuestions(
   ctx: Context,
   queries: readonly PathQuery[],
   path: InputPath,
   checkLimits = true,
 ): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] | Promise<PathResult[] | Promise<PathResult>[]> {
-  const prepared = prepareAll(ctx, queries, path, checkLimits);
+  const prepared = prepareQuestions(ctx, queries, path, checkLimits);
   if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared);
   ctx.preparing.enter();
   return prepared.then(

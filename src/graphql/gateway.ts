@@ -1,0 +1,56 @@
+/**
+ * The GraphQL layer's one door for the HTTP layer. A transport hands it a request in Apollo's
+ * transport-neutral form and tells it two things about the response: when it was sent in full
+ * and when it is over (sent, or its client gone). Everything per-request behind that door (the
+ * context, its engine budget, the results to persist, the replay verdict) stays in this layer.
+ */
+import type { ApolloServer, HTTPGraphQLRequest, HTTPGraphQLResponse } from '@apollo/server';
+import { type Context, createContext, endRequest, persistFresh } from './context.js';
+import { replayable } from './replay.js';
+import type { Services } from './services.js';
+
+/** One request's passage through the GraphQL layer. */
+export interface GraphqlExchange {
+  /** Executes the request (once). */
+  execute(request: HTTPGraphQLRequest): Promise<HTTPGraphQLResponse>;
+  /** The response was sent in full: the results solved for it go to the cache writer. */
+  sent(): void;
+  /** The response is over, sent or abandoned: the request's remaining work is cancelled. */
+  closed(): void;
+  /** Whether the response, once complete, may be replayed for the same request text. */
+  replayable(): boolean;
+}
+
+/** Runs HTTP GraphQL requests through Apollo with a per-request context. */
+export class GraphqlGateway {
+  constructor(
+    readonly apollo: ApolloServer<Context>,
+    readonly services: Services,
+  ) {}
+
+  /** Begins the exchange of one request from `clientAddress` (the TCP peer). */
+  begin(clientAddress: string | undefined): GraphqlExchange {
+    const { apollo, services } = this;
+    let context: Context | undefined;
+    let over = false;
+    return {
+      execute: (request) =>
+        apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: request,
+          context: async () => {
+            context = createContext(services, clientAddress);
+            if (over) endRequest(context);
+            return context;
+          },
+        }),
+      sent: () => {
+        if (context) persistFresh(context);
+      },
+      closed: () => {
+        over = true;
+        if (context) endRequest(context);
+      },
+      replayable: () => replayable(context?.replay),
+    };
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * CORS: the response headers that let a browser page from a configured origin call the API.
+ * Origins not configured get no CORS headers at all (the browser then refuses the answer), and
+ * `*` allows every origin; the API uses no cookies, so credentials are never allowed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Headers a browser may send on a cross-origin GraphQL request. */
+const ALLOWED_HEADERS = 'content-type, apollo-require-preflight, x-apollo-operation-name, authorization';
+
+/** A function that adds CORS headers to `res` when `req` comes from an allowed origin. */
+export function corsFor(origins: readonly string[]): (req: IncomingMessage, res: ServerResponse) => void {
+  const all = origins.includes('*');
+  const allowed = new Set(origins);
+  return (req, res) => {
+    const origin = req.headers.origin;
+    if (!origin || (!all && !allowed.has(origin))) return;
+    res.setHeader('access-control-allow-origin', all ? '*' : origin);
+    res.setHeader('vary', 'Origin');
+    res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+    res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
+    res.setHeader('access-control-max-age', '600');
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Small JSON replies the HTTP layer writes itself (health, refusals before GraphQL runs). Errors
+ * take the GraphQL response shape, `{ errors: [{ message, extensions: { code } }] }`, so a client
+ * reads every refusal the same way whichever layer sent it.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ErrorCode } from '../errors.js';
+
+/** Sends `body` as JSON with `status`. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** Sends one error in the GraphQL response shape. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
+}
