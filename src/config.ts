@@ -1,229 +1,343 @@
 /**
- * Server configuration, read once from the environment into a plain frozen object.
+ * Server configuration, read once from the environment into a plain object.
  *
- * Every variable is documented in `.env.example`. Parsing is strict: a malformed value (a port of
- * "abc", a negative limit) stops start-up with a message naming the variable, rather than
- * silently falling back to a default. Tests build a config with `loadConfig({ ...overrides })`, so
- * nothing here reads `process.env` unless asked to.
+ * Every setting is one row of the table `VARIABLES` below: the variable's name, the `Config`
+ * field it sets, how its text is parsed and checked, its default and the sentence that explains it
+ * to users. Nothing else names a setting: the defaults (`DEFAULTS`), `loadConfig`, the variable
+ * behind each limit (`LIMIT_VARIABLES`), and the generated `.env.example` and
+ * `docs/configuration.md` (`npm run env:example`) all follow from the rows, so a setting cannot
+ * be added, renamed or re-defaulted in one place and forgotten in another.
+ *
+ * Parsing is strict: a malformed value (a port of "abc", a negative limit) stops start-up with a
+ * `ConfigError` naming the variable and the value, rather than silently falling back to the
+ * default. An unset or empty variable takes its default. Tests build a config with
+ * `loadConfig({ ...overrides })`, so nothing here reads `process.env` unless asked to.
  */
+
+import type { Row, Variable } from './config-kinds.js';
+import { boolean, ConfigError, fileUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
+
+export { ConfigError };
 
 /** Limits the service enforces on every request; each names its variable in error messages. */
 export interface Limits {
-  /** Largest board side (files or ranks) a query may use; the engine itself allows 256. */
   maxBoardSide: number;
-  /** Most queries in one `shortestPathsBatch` call, analysis or similar list. */
   maxBatchSize: number;
-  /** Largest `first` of `paths` and `analyses`. */
   maxPageSize: number;
-  /** graphql-armor: deepest selection. */
   maxDepth: number;
-  /** graphql-armor: most aliases in one operation. */
   maxAliases: number;
-  /** graphql-armor: highest static cost of one operation. */
   maxCost: number;
-  /** graphql-armor: most tokens in one document. */
   maxTokens: number;
-  /** graphql-armor: most directives in one operation. */
   maxDirectives: number;
-  /** Largest request body in bytes. */
   maxBodyBytes: number;
-  /** Longest title or notes of an analysis, in characters. */
   maxTextLength: number;
-  /** Engine time one request may use, in ms (0: no budget). */
   engineBudgetMs: number;
-  /** Largest answer, roughly in bytes of JSON, counted over the fields that can be large (0: no limit). */
   maxResponseBytes: number;
 }
 
-/** Everything the server needs to start. */
+/** Everything the server needs to start; each field's meaning is the `doc` of the row that sets it. */
 export interface Config {
   port: number;
   host: string;
-  /** Prisma-style SQLite URL of the store. */
   databaseUrl: string;
-  /** Most bytes of the result cache table (rows and their keys); least recently used rows go first. */
   cacheMaxBytes: number;
-  /** Most stored bytes of one saved analysis (its queries, title, notes and FEN). */
   maxAnalysisBytes: number;
-  /** Most stored bytes of all saved analyses together; saves past it are refused. */
   analysesMaxBytes: number;
-  /** Worker threads that run engine work (0: one fewer than the cores, at least one). */
+  /** 0: one fewer than the cores, at least one (resolved by the worker pool). */
   workerThreads: number;
-  /** Most engine tasks waiting for a worker; past it new heavy work is refused (OVERLOADED). */
   workQueue: number;
-  /** Heavy requests (those whose estimated work needs the workers) executing at once. */
   heavyRequests: number;
-  /** Heavy requests waiting for a turn; past it they are refused at once with HTTP 503. */
   admissionQueue: number;
-  /** Longest wait of a heavy request for its turn, ms; then HTTP 503. */
   admissionTimeoutMs: number;
-  /** Hot results kept ready to serve in memory (0: none). */
   resultMemoSize: number;
-  /** Whole responses of requests answered from memoised results, kept to send again (0: none). */
   responseCacheSize: number;
-  /** Most fresh results waiting to be written to the cache (the oldest are dropped past it). */
   cacheWriteQueue: number;
-  /** How long a database statement waits for another connection's lock, ms (it blocks the event loop meanwhile). */
   databaseBusyTimeoutMs: number;
-  /** While the database is unavailable, or failed to open: time between retries, ms (0: never retry opening). */
   databaseRetryMs: number;
-  /** pino level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
-  /** True when NODE_ENV is `production`: no stack traces, internal error messages hidden. */
+  /** Derived: true when NODE_ENV is `production`. */
   production: boolean;
-  /** Serve the offline GraphiQL playground on GET /graphql. */
   playground: boolean;
-  /** Answer introspection queries (the playground needs them). */
   introspection: boolean;
-  /** Origins allowed by CORS; empty: no CORS headers (same origin only). `*` allows any. */
   corsOrigins: string[];
-  /** How long shutdown waits for requests in flight before cutting connections. */
   shutdownTimeoutMs: number;
-  /** Mutation root fields one client address may run per window (0: no limit). */
   rateLimitMutations: number;
-  /** Length of a rate-limit window, ms. */
   rateLimitWindowMs: number;
   limits: Limits;
 }
 
-/** Environment-variable names and defaults, in the order of `.env.example`. */
-export const DEFAULTS = {
-  PORT: 4000,
-  HOST: '0.0.0.0',
-  DATABASE_URL: 'file:./data/chess-paths.db',
-  CACHE_MAX_BYTES: 268_435_456,
-  MAX_ANALYSIS_BYTES: 1_048_576,
-  ANALYSES_MAX_BYTES: 268_435_456,
-  WORKER_THREADS: 0,
-  WORK_QUEUE: 256,
-  HEAVY_REQUESTS: 1,
-  ADMISSION_QUEUE: 16,
-  ADMISSION_TIMEOUT_MS: 2000,
-  RESULT_MEMO_SIZE: 1000,
-  RESPONSE_CACHE_SIZE: 1000,
-  CACHE_WRITE_QUEUE: 10_000,
-  DATABASE_BUSY_TIMEOUT_MS: 1000,
-  DATABASE_RETRY_MS: 5000,
-  LOG_LEVEL: 'info',
-  MAX_BOARD_SIDE: 64,
-  MAX_BATCH_SIZE: 500,
-  MAX_PAGE_SIZE: 1000,
-  MAX_DEPTH: 10,
-  MAX_ALIASES: 30,
-  MAX_COST: 50_000,
-  MAX_TOKENS: 10_000,
-  MAX_DIRECTIVES: 50,
-  MAX_BODY_BYTES: 1_048_576,
-  MAX_TEXT_LENGTH: 10_000,
-  ENGINE_BUDGET_MS: 2000,
-  MAX_RESPONSE_BYTES: 16_777_216,
-  SHUTDOWN_TIMEOUT_MS: 10_000,
-  RATE_LIMIT_MUTATIONS: 60,
-  RATE_LIMIT_WINDOW_MS: 60_000,
-} as const;
+type LimitKey = `limits.${keyof Limits}`;
+/** A `Config` field a row may set (`production` is derived from NODE_ENV instead). */
+type Key = Exclude<keyof Config, 'limits' | 'production'> | LimitKey;
+type ValueAt<K extends Key> = K extends `limits.${infer L extends keyof Limits}`
+  ? Limits[L]
+  : K extends keyof Config
+    ? Config[K]
+    : never;
 
-const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+/** A row that sets a `Config` field; the kind and default must fit the field's type. */
+function sets<K extends Key>(row: Row<ValueAt<K>> & { key: K }): Row<ValueAt<K>> {
+  return row;
+}
 
-/** A configuration value that cannot be used; the message names the variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+/** The table: every environment variable the server reads, grouped as the docs show them. */
+export const VARIABLES = {
+  ...group('Server', 'Where the server listens, who may call it from a browser, and how it stops.', {
+    PORT: sets({ key: 'port', kind: integer(0, 65535), default: 4000, doc: 'Port to listen on; 0 picks a free port.' }),
+    HOST: sets({ key: 'host', kind: text, default: '0.0.0.0', doc: 'Address to listen on (0.0.0.0: all interfaces).' }),
+    NODE_ENV: {
+      kind: text,
+      default: 'development',
+      doc: '`production` hides internal error messages and stack traces from clients; any other value shows them.',
+    },
+    CORS_ORIGINS: sets({
+      key: 'corsOrigins',
+      kind: origins,
+      default: [],
+      doc: 'Origins allowed by CORS, each as scheme://host[:port]; `*` allows any. Empty: no CORS headers (same origin only).',
+    }),
+    PLAYGROUND: sets({
+      key: 'playground',
+      kind: boolean,
+      default: true,
+      doc: 'Serve the offline GraphiQL playground on GET /graphql (in a browser). It needs INTROSPECTION.',
+    }),
+    INTROSPECTION: sets({
+      key: 'introspection',
+      kind: boolean,
+      default: true,
+      follows: 'PLAYGROUND',
+      doc: 'Answer introspection queries (and field suggestions). Defaults to the value of PLAYGROUND; turning it off requires PLAYGROUND=false too.',
+    }),
+    SHUTDOWN_TIMEOUT_MS: sets({
+      key: 'shutdownTimeoutMs',
+      kind: integer(0),
+      default: 10_000,
+      doc: 'How long shutdown (SIGTERM/SIGINT) waits for requests in flight before closing connections, ms.',
+    }),
+  }),
+  ...group('Observability', 'What the server logs (one JSON line per event, with pino, on standard output).', {
+    LOG_LEVEL: sets({
+      key: 'logLevel',
+      kind: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+      default: 'info',
+      doc: 'How much the server logs; debug adds one line per request.',
+    }),
+  }),
+  ...group('Storage and caches', 'The SQLite store (result cache and saved analyses) and the caches in memory.', {
+    DATABASE_URL: sets({
+      key: 'databaseUrl',
+      kind: fileUrl,
+      default: 'file:./data/chess-paths.db',
+      doc: 'SQLite database file as a file: URL; a relative path is relative to the working directory, and the directory is created.',
+    }),
+    CACHE_MAX_BYTES: sets({
+      key: 'cacheMaxBytes',
+      kind: integer(0),
+      default: 268_435_456,
+      doc: 'Most bytes of the result cache table (a 64 x 64 answer takes a few kilobytes); least recently used rows are evicted beyond it. 0: no bound.',
+    }),
+    MAX_ANALYSIS_BYTES: sets({
+      key: 'maxAnalysisBytes',
+      kind: integer(1),
+      default: 1_048_576,
+      doc: 'Most stored bytes of one saved analysis (title, notes, FEN, queries); a save or update past it is refused with STORAGE_LIMIT_EXCEEDED and nothing is written.',
+    }),
+    ANALYSES_MAX_BYTES: sets({
+      key: 'analysesMaxBytes',
+      kind: integer(0),
+      default: 268_435_456,
+      doc: 'Most stored bytes of all saved analyses together; saves past it are refused the same way (delete analyses to make room). 0: no bound.',
+    }),
+    RESULT_MEMO_SIZE: sets({
+      key: 'resultMemoSize',
+      kind: integer(0),
+      default: 1000,
+      doc: 'Hot results kept ready to serve in memory, at most 64 MiB of them. 0 turns the memo off.',
+    }),
+    RESPONSE_CACHE_SIZE: sets({
+      key: 'responseCacheSize',
+      kind: integer(0),
+      default: 1000,
+      doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error. 0 turns it off.',
+    }),
+    CACHE_WRITE_QUEUE: sets({
+      key: 'cacheWriteQueue',
+      kind: integer(1),
+      default: 10_000,
+      doc: 'Most freshly solved results waiting to be written to the cache; the oldest are dropped past it.',
+    }),
+    DATABASE_BUSY_TIMEOUT_MS: sets({
+      key: 'databaseBusyTimeoutMs',
+      kind: integer(0),
+      default: 1000,
+      doc: "How long a database statement waits for another process's lock, ms. SQLite waits on the main thread, so every request waits too: keep it short.",
+    }),
+    DATABASE_RETRY_MS: sets({
+      key: 'databaseRetryMs',
+      kind: integer(0),
+      default: 5000,
+      doc: 'While the database is in trouble (locked, read-only, disk full: /health says degraded, saves fail with SERVICE_UNAVAILABLE) writes are refused at once and one is tried again every this many ms; a database that failed to open is opened again after this delay, doubling up to a minute (not after a migration error). 0: every write is tried, and a database that failed to open stays closed.',
+    }),
+  }),
+  ...group('Workers and admission', 'How much engine work runs at once, and how much may wait for it.', {
+    WORKER_THREADS: sets({
+      key: 'workerThreads',
+      kind: integer(0, 256),
+      default: 0,
+      doc: 'Worker threads for heavy engine work (fills of boards over 32 x 32, large lazy fields, encoding and decoding of large cache rows). 0: one fewer than the cores, at least one.',
+    }),
+    WORK_QUEUE: sets({
+      key: 'workQueue',
+      kind: integer(1),
+      default: 256,
+      doc: 'Most engine tasks waiting for a worker; past it new heavy work fails with OVERLOADED.',
+    }),
+    HEAVY_REQUESTS: sets({
+      key: 'heavyRequests',
+      kind: integer(1),
+      default: 1,
+      doc: "Heavy requests (a request's engine work, estimated with its variables before it runs, is over 65,536 board squares) executing at once. Peak memory grows with this times MAX_RESPONSE_BYTES. Light requests never wait.",
+    }),
+    ADMISSION_QUEUE: sets({
+      key: 'admissionQueue',
+      kind: integer(0),
+      default: 16,
+      doc: 'Heavy requests waiting for their turn; past it HTTP 503 with a Retry-After header and extensions.code OVERLOADED, before anything of the request runs.',
+    }),
+    ADMISSION_TIMEOUT_MS: sets({
+      key: 'admissionTimeoutMs',
+      kind: integer(0),
+      default: 2000,
+      doc: 'Longest wait of a heavy request for its turn, ms; then the same HTTP 503.',
+    }),
+  }),
+  ...group('Limits', 'An error caused by a limit names its variable (extensions.limit) and value (extensions.max).', {
+    MAX_BOARD_SIDE: sets({
+      key: 'limits.maxBoardSide',
+      kind: integer(1, 256),
+      default: 64,
+      doc: 'Largest board side (files or ranks) of a query or FEN position; the engine allows 256.',
+    }),
+    MAX_BATCH_SIZE: sets({
+      key: 'limits.maxBatchSize',
+      kind: integer(1),
+      default: 500,
+      doc: 'Most queries in shortestPathsBatch or in one analysis.',
+    }),
+    MAX_PAGE_SIZE: sets({
+      key: 'limits.maxPageSize',
+      kind: integer(1),
+      default: 1000,
+      doc: 'Largest `first` of PathResult.paths and Query.analyses.',
+    }),
+    MAX_DEPTH: sets({
+      key: 'limits.maxDepth',
+      kind: integer(1),
+      default: 10,
+      doc: 'Deepest selection of an operation (graphql-armor).',
+    }),
+    MAX_ALIASES: sets({
+      key: 'limits.maxAliases',
+      kind: integer(0),
+      default: 30,
+      doc: 'Most aliases in one operation (graphql-armor).',
+    }),
+    MAX_COST: sets({
+      key: 'limits.maxCost',
+      kind: integer(1),
+      default: 50_000,
+      doc: 'Highest cost of an operation, computed with its variables before it runs: a leaf costs 1, a field with a selection 2 + 1.5 x its children, times its `first` (literal or variable) or the length of its list of queries.',
+    }),
+    MAX_TOKENS: sets({
+      key: 'limits.maxTokens',
+      kind: integer(1),
+      default: 10_000,
+      doc: 'Most tokens in one GraphQL document (graphql-js parser limit).',
+    }),
+    MAX_DIRECTIVES: sets({
+      key: 'limits.maxDirectives',
+      kind: integer(0),
+      default: 50,
+      doc: 'Most directives in one operation (graphql-armor).',
+    }),
+    MAX_BODY_BYTES: sets({
+      key: 'limits.maxBodyBytes',
+      kind: integer(1),
+      default: 1_048_576,
+      doc: 'Largest request body, bytes; HTTP 413 past it.',
+    }),
+    MAX_TEXT_LENGTH: sets({
+      key: 'limits.maxTextLength',
+      kind: integer(1),
+      default: 10_000,
+      doc: 'Longest analysis title or notes, characters.',
+    }),
+    ENGINE_BUDGET_MS: sets({
+      key: 'limits.engineBudgetMs',
+      kind: integer(0),
+      default: 2000,
+      doc: "Engine time one request may use, ms: solving its uncached questions plus the lazy fields it asks for (pathCount, path, paths, distances, overlay pictures), on the main thread and the workers alike. Once it is spent the request's remaining work is cancelled and fails with ENGINE_BUDGET_EXCEEDED. 0: no budget.",
+    }),
+    MAX_RESPONSE_BYTES: sets({
+      key: 'limits.maxResponseBytes',
+      kind: integer(0),
+      default: 16_777_216,
+      doc: 'Largest answer, about bytes of JSON, counted over the fields that can be large (pictures, square sets, paths and cursors, distance maps, masks); past it those fields fail with RESPONSE_TOO_LARGE. 0: no limit.',
+    }),
+    RATE_LIMIT_MUTATIONS: sets({
+      key: 'rateLimitMutations',
+      kind: integer(0),
+      default: 60,
+      doc: 'Mutation fields (an aliased field counts once per alias) one client address may run per window; past it HTTP 429 with a Retry-After header and extensions.code RATE_LIMITED. The address is the TCP peer: behind a proxy, limit there and set 0 here. Queries are never limited. 0: no limit.',
+    }),
+    RATE_LIMIT_WINDOW_MS: sets({
+      key: 'rateLimitWindowMs',
+      kind: integer(1),
+      default: 60_000,
+      doc: 'Length of a rate-limit window, ms.',
+    }),
+  }),
+};
+
+/** Every variable's default, by name (INTROSPECTION's applies when PLAYGROUND is unset too). */
+export const DEFAULTS = Object.freeze(
+  Object.fromEntries(Object.entries(VARIABLES).map(([name, v]) => [name, v.default])),
+) as { readonly [N in keyof typeof VARIABLES]: (typeof VARIABLES)[N]['default'] };
+
+/** Environment variable behind each limit, for error messages. */
+export const LIMIT_VARIABLES = Object.fromEntries(
+  rows()
+    .filter(([, v]) => v.key?.startsWith('limits.'))
+    .map(([name, v]) => [v.key?.slice('limits.'.length), name]),
+) as Record<keyof Limits, string>;
+
+/** The table's rows as `[name, row]` pairs, in order. */
+export function rows(): [string, Variable][] {
+  return Object.entries(VARIABLES) as [string, Variable][];
 }
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: keyof typeof DEFAULTS, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = env[name];
-  const fallback = DEFAULTS[name];
-  if (raw === undefined || raw.trim() === '') return fallback as number;
-  const text = raw.trim().replace(/_/g, '');
-  if (!/^\d+$/.test(text)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a whole number`);
-  const value = Number(text);
-  if (value < min || value > max) throw new ConfigError(`${name}=${raw} is outside ${min}..${max}`);
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name}=${JSON.stringify(env[name])} is not a boolean (true/false)`);
-}
-
-function text(env: Env, name: keyof typeof DEFAULTS): string {
-  const raw = env[name]?.trim();
-  return raw === undefined || raw === '' ? String(DEFAULTS[name]) : raw;
-}
-
 /** Reads the configuration from `env` (default `process.env`); throws `ConfigError` on a bad value. */
 export function loadConfig(env: Env = process.env): Config {
-  const logLevel = text(env, 'LOG_LEVEL').toLowerCase();
-  if (!LOG_LEVELS.has(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL=${JSON.stringify(logLevel)} is not one of ${[...LOG_LEVELS].join(', ')}`);
+  const values: Record<string, unknown> = {};
+  for (const [name, variable] of rows()) {
+    const raw = env[name];
+    if (raw !== undefined && raw.trim() !== '') values[name] = variable.kind.parse(raw, name);
+    else values[name] = variable.follows ? values[variable.follows] : structuredClone(variable.default);
   }
-  const playground = boolean(env, 'PLAYGROUND', true);
-  const introspection = boolean(env, 'INTROSPECTION', playground);
-  if (playground && !introspection) {
-    throw new ConfigError('PLAYGROUND=true needs INTROSPECTION=true (the playground reads the schema by introspection)');
+  if (values.PLAYGROUND && !values.INTROSPECTION) {
+    throw new ConfigError(
+      'PLAYGROUND=true needs INTROSPECTION=true (the playground reads the schema by introspection)',
+    );
   }
-  const config: Config = {
-    port: integer(env, 'PORT', 0, 65535),
-    host: text(env, 'HOST'),
-    databaseUrl: text(env, 'DATABASE_URL'),
-    cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 0),
-    maxAnalysisBytes: integer(env, 'MAX_ANALYSIS_BYTES', 1),
-    analysesMaxBytes: integer(env, 'ANALYSES_MAX_BYTES', 0),
-    workerThreads: integer(env, 'WORKER_THREADS', 0, 256),
-    workQueue: integer(env, 'WORK_QUEUE', 1),
-    heavyRequests: integer(env, 'HEAVY_REQUESTS', 1),
-    admissionQueue: integer(env, 'ADMISSION_QUEUE', 0),
-    admissionTimeoutMs: integer(env, 'ADMISSION_TIMEOUT_MS', 0),
-    resultMemoSize: integer(env, 'RESULT_MEMO_SIZE', 0),
-    responseCacheSize: integer(env, 'RESPONSE_CACHE_SIZE', 0),
-    cacheWriteQueue: integer(env, 'CACHE_WRITE_QUEUE', 1),
-    databaseBusyTimeoutMs: integer(env, 'DATABASE_BUSY_TIMEOUT_MS', 0),
-    databaseRetryMs: integer(env, 'DATABASE_RETRY_MS', 0),
-    logLevel,
-    production: env.NODE_ENV === 'production',
-    playground,
-    introspection,
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter((o) => o !== ''),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0),
-    rateLimitMutations: integer(env, 'RATE_LIMIT_MUTATIONS', 0),
-    rateLimitWindowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 1),
-    limits: {
-      maxBoardSide: integer(env, 'MAX_BOARD_SIDE', 1, 256),
-      maxBatchSize: integer(env, 'MAX_BATCH_SIZE', 1),
-      maxPageSize: integer(env, 'MAX_PAGE_SIZE', 1),
-      maxDepth: integer(env, 'MAX_DEPTH', 1),
-      maxAliases: integer(env, 'MAX_ALIASES', 0),
-      maxCost: integer(env, 'MAX_COST', 1),
-      maxTokens: integer(env, 'MAX_TOKENS', 1),
-      maxDirectives: integer(env, 'MAX_DIRECTIVES', 0),
-      maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1),
-      maxTextLength: integer(env, 'MAX_TEXT_LENGTH', 1),
-      engineBudgetMs: integer(env, 'ENGINE_BUDGET_MS', 0),
-      maxResponseBytes: integer(env, 'MAX_RESPONSE_BYTES', 0),
-    },
-  };
-  return config;
+  const config: Record<string, unknown> = { production: values.NODE_ENV === 'production' };
+  const limits: Record<string, unknown> = {};
+  for (const [name, { key }] of rows()) {
+    if (key?.startsWith('limits.')) limits[key.slice('limits.'.length)] = values[name];
+    else if (key) config[key] = values[name];
+  }
+  config.limits = limits;
+  return config as unknown as Config;
 }
-
-/** Environment variable behind each limit, for error messages. */
-export const LIMIT_VARIABLES: Record<keyof Limits, string> = {
-  maxBoardSide: 'MAX_BOARD_SIDE',
-  maxBatchSize: 'MAX_BATCH_SIZE',
-  maxPageSize: 'MAX_PAGE_SIZE',
-  maxDepth: 'MAX_DEPTH',
-  maxAliases: 'MAX_ALIASES',
-  maxCost: 'MAX_COST',
-  maxTokens: 'MAX_TOKENS',
-  maxDirectives: 'MAX_DIRECTIVES',
-  maxBodyBytes: 'MAX_BODY_BYTES',
-  maxTextLength: 'MAX_TEXT_LENGTH',
-  engineBudgetMs: 'ENGINE_BUDGET_MS',
-  maxResponseBytes: 'MAX_RESPONSE_BYTES',
-};
