@@ -71,7 +71,7 @@ export const fileUrl: Kind<string> = {
     return value;
   },
   show: String,
-  accepts: 'file: URL',
+  accepts: '',
 };
 
 /** Comma-separated browser origins (`scheme://host[:port]`, no path), or `*` for any. */

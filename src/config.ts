@@ -212,7 +212,7 @@ export const VARIABLES = {
       doc: 'Longest wait of a heavy request for its turn, ms; then the same HTTP 503.',
     }),
   }),
-  ...group('Limits', 'An error caused by a limit names its variable (extensions.limit) and value (extensions.max).', {
+  ...group('Limits', "A limit's error names its variable (extensions.limit) and the limit (extensions.max).", {
     MAX_BOARD_SIDE: sets({
       key: 'limits.maxBoardSide',
       kind: integer(1, 256),
@@ -300,7 +300,7 @@ export const VARIABLES = {
   }),
 };
 
-/** Every variable's default, by name (INTROSPECTION's applies when PLAYGROUND is unset too). */
+/** Every variable's default, by name (an unset INTROSPECTION follows PLAYGROUND, whose default it shares). */
 export const DEFAULTS = Object.freeze(
   Object.fromEntries(Object.entries(VARIABLES).map(([name, v]) => [name, v.default])),
 ) as { readonly [N in keyof typeof VARIABLES]: (typeof VARIABLES)[N]['default'] };
