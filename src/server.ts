@@ -28,7 +28,7 @@ import { EngineBudget } from './graphql/engine-budget.js';
 import { Admission } from './graphql/admission.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
-import { isRequestLimitError } from './graphql/errors.js';
+import { isRequestError } from './graphql/errors.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -288,7 +288,7 @@ export async function main(): Promise<void> {
   });
   process.on('unhandledRejection', (err) => {
     // A request's own limit (budget, answer size) reaching promises graphql-js no longer watched.
-    if (isRequestLimitError(err)) logger.debug({ err }, 'late rejection of a cut-off request');
+    if (isRequestError(err)) logger.debug({ err }, 'late rejection of a cut-off request');
     else logger.error({ err }, 'unhandled promise rejection');
   });
 }

@@ -10,11 +10,10 @@
  * repeated query costs neither parse nor validation.
  */
 import type { Server } from 'node:http';
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, type GraphQLErrorExtensions } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -25,7 +24,8 @@ import { PACE_BYTES } from './response-budget.js';
 import { closeVerdict } from './replay.js';
 import { markLarge, stringifyResult } from './stringify.js';
 import { OverloadedError } from './work/pool.js';
-import { createFormatError } from './errors.js';
+import { createFormatError, refusal } from './errors.js';
+import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin, RateLimiter } from './rate-limit.js';
 import { buildSchema } from './schema.js';
@@ -43,24 +43,14 @@ export function createApollo(options: {
 }): ApolloServer<Context> {
   const { config, httpServer, logger, metrics, admission } = options;
   const { limits } = config;
-  const armor = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth },
-    maxAliases: { n: limits.maxAliases },
-    // Cost is computed with the request's variables, before execution (`cost.ts`).
-    costLimit: { enabled: false },
-    // Tokens are limited by graphql-js's own parser option below: armor's token plugin parses
-    // every document a second time and turns a syntax error into a 500.
-    maxTokens: { enabled: false },
-    maxDirectives: { n: limits.maxDirectives },
-    // Suggestions only reveal what introspection would; hide them when introspection is off.
-    blockFieldSuggestion: { enabled: !config.introspection },
-  }).protect();
+  const armor = new ApolloArmor(armorConfig(limits, !config.introspection)).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
     // Most of the shutdown time goes to requests in flight; the rest to the cache and the database.
     ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6) }),
     // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
     ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
+    tokenLimitPlugin<Context>(limits),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
     // After the rate limit: a refused mutation never takes a place at admission.
     costPlugin<Context>(limits, async ({ contextValue }, { work }) => {
@@ -69,12 +59,7 @@ export function createApollo(options: {
         contextValue.release = await admission.acquire();
       } catch (err) {
         if (!(err instanceof OverloadedError)) throw err;
-        throw new GraphQLError(err.message, {
-          extensions: {
-            code: 'OVERLOADED',
-            http: { status: 503, headers: new HeaderMap([['retry-after', String(err.retryAfterSeconds)]]) },
-          } as unknown as GraphQLErrorExtensions,
-        });
+        throw refusal(err, 503, err.retryAfterSeconds);
       }
     }),
     {
@@ -82,9 +67,7 @@ export function createApollo(options: {
         return {
           async didResolveOperation({ operation }) {
             if (operation?.operation !== 'subscription') return;
-            throw new GraphQLError('Subscriptions are not supported: this service answers queries and mutations over HTTP', {
-              extensions: { code: 'BAD_REQUEST', http: { status: 400 } } as unknown as GraphQLErrorExtensions,
-            });
+            throw refusal(new UnsupportedOperationError(), 400);
           },
           async willSendResponse({ contextValue, operation, response }) {
             contextValue.release?.();

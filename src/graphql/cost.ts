@@ -39,9 +39,29 @@
  * A request is heavy when work > HEAVY_WORK.
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
-import { getOperationAST, GraphQLError, Kind, valueFromASTUntyped } from 'graphql';
-import type { DocumentNode, FieldNode, FragmentDefinitionNode, GraphQLErrorExtensions, GraphQLSchema, SelectionNode, SelectionSetNode } from 'graphql';
+import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
+import type { DocumentNode, FieldNode, FragmentDefinitionNode, GraphQLSchema, SelectionNode, SelectionSetNode } from 'graphql';
 import type { Limits } from '../config.js';
+import { ErrorCode, ServiceError } from '../errors.js';
+import { refusal } from './errors.js';
+
+/** An operation whose cost is over MAX_COST. */
+export class CostLimitError extends ServiceError {
+  override readonly name = 'CostLimitError';
+  readonly code = ErrorCode.BadUserInput;
+  constructor(
+    /** The operation's cost. */
+    readonly cost: number,
+    /** MAX_COST. */
+    readonly max: number,
+  ) {
+    super(`Query cost of ${cost} is over the limit of ${max} (MAX_COST)`);
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { limit: 'MAX_COST', max: this.max, cost: this.cost };
+  }
+}
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
 export const OBJECT_COST = 2;
@@ -299,11 +319,7 @@ export function costPlugin<TContext extends BaseContext>(limits: Limits, onCost?
         async didResolveOperation(requestContext) {
           const { request, document, schema, contextValue } = requestContext;
           const result = operationCost({ schema, document, operationName: request.operationName, variables: request.variables, limits });
-          if (result.cost > limits.maxCost) {
-            throw new GraphQLError(`Query cost of ${result.cost} is over the limit of ${limits.maxCost} (MAX_COST)`, {
-              extensions: { code: 'BAD_USER_INPUT', limit: 'MAX_COST', max: limits.maxCost, cost: result.cost, http: { status: 400 } } as unknown as GraphQLErrorExtensions,
-            });
-          }
+          if (result.cost > limits.maxCost) throw refusal(new CostLimitError(result.cost, limits.maxCost), 400);
           costs.set(contextValue, result);
           await onCost?.(requestContext, result);
         },

@@ -13,6 +13,7 @@
  * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for an
  * event-loop turn of its own (`turns.ts`), so other requests are served in between.
  */
+import { ErrorCode, ServiceError } from '../errors.js';
 import { nextTurn } from './turns.js';
 import type { BudgetCell } from './work/tasks.js';
 
@@ -20,8 +21,9 @@ import type { BudgetCell } from './work/tasks.js';
 export const SLICE_MS = 5;
 
 /** Engine work of a request went over `ENGINE_BUDGET_MS`. */
-export class EngineBudgetError extends Error {
+export class EngineBudgetError extends ServiceError {
   override readonly name = 'EngineBudgetError';
+  readonly code = ErrorCode.EngineBudgetExceeded;
   constructor(
     /** The budget, ms. */
     readonly budgetMs: number,
@@ -32,6 +34,10 @@ export class EngineBudgetError extends Error {
       `Engine time budget of ${budgetMs} ms per request (ENGINE_BUDGET_MS) exceeded: ` +
         `${Math.round(spentMs)} ms of engine work spent; ask for fewer or smaller problems, or fewer lazy fields (pathCount, paths, distances), per request`,
     );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { limit: 'ENGINE_BUDGET_MS', max: this.budgetMs };
   }
 }
 

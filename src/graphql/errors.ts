@@ -1,53 +1,83 @@
 /**
- * One place that turns thrown errors into GraphQL errors (Apollo's `formatError`): resolvers just
- * throw the engine's `InputError`, the service's `LimitError` or `EngineBudgetError`, or the
- * store's `ForbiddenError` / `NotFoundError` / `DatabaseUnavailableError`, or the service's
- * `ResponseTooLargeError`, and this maps them to `extensions.code` with the original message, which
- * already names the argument and the value (or the limit). Apollo's own refusals of a malformed
- * request that come without a code (a bad persisted-query extension) are `BAD_REQUEST`. Anything unexpected is `INTERNAL_SERVER_ERROR`: it is
- * logged with its stack, and in production its message is replaced and no stack trace is sent.
- * Every error sent is counted by code in the metrics.
+ * Apollo's `formatError`, the one place where thrown errors become the errors a client reads.
+ * Errors carry their own code: the service's errors are `ServiceError`s (`src/errors.ts`) with
+ * their code and extensions, Apollo's and the scalars' are GraphQL errors with theirs. Only the
+ * engine's `InputError`, which knows nothing of GraphQL, is given its code here
+ * (`BAD_USER_INPUT`, with the argument path). Two kinds of error arrive without a useful code
+ * and are recognised by their structure, never by their wording: a literal argument value that
+ * does not fit its type fails validation at that value (bad user input, like the same value in a
+ * variable), and Apollo's own refusals of a malformed request carry a 4xx status but no code
+ * (`BAD_REQUEST`). Anything else without a code is `INTERNAL_SERVER_ERROR`: logged with its
+ * stack, and in production sent with neither its message nor a stack trace. Every error sent is
+ * counted by code.
  */
-import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { type ASTNode, type GraphQLError, type GraphQLErrorExtensions, type GraphQLFormattedError, Kind } from 'graphql';
+import { GraphQLError as GraphQLErrorClass } from 'graphql';
+import { HeaderMap } from '@apollo/server';
 import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
+import { ErrorCode, findCause, isServiceError, ServiceError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
-import { DatabaseUnavailableError, ForbiddenError, NotFoundError, StorageLimitError } from '../store/types.js';
-import { OverloadedError } from './work/pool.js';
-import { EngineBudgetError } from './engine-budget.js';
-import { LimitError } from './limits.js';
-import { ResponseTooLargeError } from './response-budget.js';
-import { ScalarInputError } from './scalars.js';
+import { tokenBreachOf } from './operation-limits.js';
 
 /** The store is not open (still starting, or failed): analyses cannot be served. */
-export class UnavailableError extends Error {
+export class UnavailableError extends ServiceError {
   override readonly name = 'UnavailableError';
+  readonly code = ErrorCode.ServiceUnavailable;
 }
 
-/** Follows `originalError` links (graphql-js and Apollo wrap errors) looking for a match. */
-function findCause<T>(error: unknown, match: (e: unknown) => e is T): T | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    if (match(current)) return current;
-    current = (current as { originalError?: unknown }).originalError;
-  }
-  return undefined;
-}
-
-const isScalarInput = (e: unknown): e is ScalarInputError => e instanceof ScalarInputError;
-
-/** Errors that end a field of one request by design (its limits), never a fault of the service. */
-const isRequestLimit = (e: unknown): e is Error =>
-  e instanceof EngineBudgetError || e instanceof ResponseTooLargeError || e instanceof OverloadedError || e instanceof InputError;
+const isInputError = (e: unknown): e is InputError => e instanceof InputError;
 
 /**
- * True for a request's own limit error, however wrapped. graphql-js leaves the promises of a
- * list's earlier items unobserved when a later item fails at once with a non-null error; they
- * settle after the response, cancelled with their request, as unhandled rejections of this kind.
+ * True for an error that is the request's own doing (bad input, a limit, a budget, overload),
+ * however wrapped. graphql-js leaves the promises of a list's earlier items unobserved when a
+ * later item fails at once with a non-null error; they settle after the response, cancelled with
+ * their request, as unhandled rejections of this kind.
  */
-export function isRequestLimitError(error: unknown): boolean {
-  return findCause(error, isRequestLimit) !== undefined;
+export function isRequestError(error: unknown): boolean {
+  return findCause(error, (e): e is Error => isServiceError(e) || isInputError(e)) !== undefined;
+}
+
+/**
+ * A service error as an error that refuses the whole request before execution, with its HTTP
+ * status (and a `Retry-After` header when it says when to come back).
+ */
+export function refusal(error: ServiceError, status: number, retryAfterSeconds?: number): GraphQLError {
+  const http =
+    retryAfterSeconds === undefined
+      ? { status }
+      : { status, headers: new HeaderMap([['retry-after', String(retryAfterSeconds)]]) };
+  // Apollo reads `http.headers` as a HeaderMap; graphql-yoga's typings (a dependency of the
+  // playground) declare it a plain record, hence the cast.
+  const extensions = { code: error.code, ...error.extensions(), http };
+  return new GraphQLErrorClass(error.message, {
+    originalError: error,
+    extensions: extensions as unknown as GraphQLErrorExtensions,
+  });
+}
+
+/** Kinds of AST node that are literal values in a document. */
+const VALUE_KINDS = new Set<string>([
+  Kind.INT,
+  Kind.FLOAT,
+  Kind.STRING,
+  Kind.BOOLEAN,
+  Kind.NULL,
+  Kind.ENUM,
+  Kind.LIST,
+  Kind.OBJECT,
+  Kind.OBJECT_FIELD,
+]);
+
+/**
+ * A validation failure located only at literal values: graphql-js's check that every literal fits
+ * its input type (a wrong type, an unknown enum value or input field, a missing input field, a
+ * scalar's own refusal). Other validation rules report fields, arguments, operations or names.
+ */
+function isBadLiteral(error: unknown, formatted: GraphQLFormattedError): boolean {
+  if (formatted.extensions?.code !== ErrorCode.ValidationFailed) return false;
+  const nodes = (error as { nodes?: readonly ASTNode[] }).nodes;
+  return Boolean(nodes?.length) && nodes!.every((node) => VALUE_KINDS.has(node.kind));
 }
 
 /**
@@ -56,43 +86,33 @@ export function isRequestLimitError(error: unknown): boolean {
  */
 function isCodelessRequestError(error: unknown): boolean {
   const e = error as Partial<GraphQLError> | null;
-  if (!e || typeof e !== 'object' || e.originalError || typeof e.extensions !== 'object' || e.extensions.code !== undefined) return false;
+  if (!e || typeof e !== 'object' || e.originalError || typeof e.extensions !== 'object' || e.extensions.code !== undefined) {
+    return false;
+  }
   const status = (e.extensions.http as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-/** graphql-armor's messages (prefixed "Syntax Error: " by armor) and the variable behind each. */
-const ARMOR_LIMITS: [RegExp, string][] = [
-  [/^(?:Syntax Error: )?(Query Cost limit of (\d+) exceeded, found \d+(?:\.\d+)?)\.?$/, 'MAX_COST'],
-  [/^(?:Syntax Error: )?(Aliases limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_ALIASES'],
-  [/^(?:Syntax Error: )?(Query depth limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_DEPTH'],
-  [/^(?:Syntax Error: )?(Directives limit of (\d+) exceeded, found \d+)\.?$/, 'MAX_DIRECTIVES'],
-  [/^(?:Syntax Error: )?(Token limit of (\d+) exceeded)\.?$/, 'MAX_TOKENS'],
-  [/^Syntax Error: (Document contains more th(?:an|at) (\d+) tokens)\. Parsing aborted\.$/, 'MAX_TOKENS'],
-];
-
-/**
- * graphql-js's messages for a bad literal value in the document (ValuesOfCorrectTypeRule): a
- * wrong type, an unknown enum value or input field, a missing input field. These are bad input
- * like their variable counterparts (which Apollo already reports as BAD_USER_INPUT).
- */
-const BAD_LITERAL = new RegExp(
-  '^(Expected value of type "|Field "[\\w.]+" of required type "[^"]+" was not provided|' +
-    'Field "\\w+" is not defined by type "|Value "[^"]*" does not exist in "\\w+" enum|' +
-    'Enum "\\w+" cannot represent|(Int|Float|String|Boolean|ID) cannot represent)',
-);
-
-/** Names the configuration variable in a graphql-armor limit error, or returns it unchanged. */
-function explainArmorLimit(formatted: GraphQLFormattedError): GraphQLFormattedError {
-  for (const [pattern, variable] of ARMOR_LIMITS) {
-    const match = pattern.exec(formatted.message);
-    if (match) {
-      return {
-        ...formatted,
-        message: `${match[1].replace("more that ", "more than ")} (${variable})`,
-        extensions: { ...formatted.extensions, limit: variable, max: Number(match[2]) },
-      };
-    }
+/** The error as the client reads it, before production hiding. */
+function format(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const keep = { locations: formatted.locations, path: formatted.path };
+  const service = findCause(error, isServiceError) ?? tokenBreachOf(error);
+  if (service) {
+    return { message: service.message, ...keep, extensions: { code: service.code, ...service.extensions() } };
+  }
+  const input = findCause(error, isInputError);
+  if (input) {
+    return {
+      message: input.message,
+      ...keep,
+      extensions: { code: ErrorCode.BadUserInput, argument: formatInputPath(input.path) },
+    };
+  }
+  if (isBadLiteral(error, formatted)) {
+    return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BadUserInput } };
+  }
+  if (isCodelessRequestError(error)) {
+    return { message: formatted.message, ...keep, extensions: { code: ErrorCode.BadRequest } };
   }
   return formatted;
 }
@@ -104,72 +124,15 @@ export interface FormatErrorOptions {
   metrics: Metrics;
 }
 
-/** Apollo's `formatError`: maps known errors to codes, hides internals in production, counts. */
+/** Apollo's `formatError`: gives every error its code, hides internals in production, counts. */
 export function createFormatError(options: FormatErrorOptions) {
   const { production, logger, metrics } = options;
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const cause = unwrapResolverError(error);
-    let out: GraphQLFormattedError = formatted;
-    const keep = { locations: formatted.locations, path: formatted.path };
-    if (cause instanceof InputError) {
-      out = {
-        message: cause.message,
-        ...keep,
-        extensions: { code: 'BAD_USER_INPUT', argument: formatInputPath(cause.path) },
-      };
-    } else if (cause instanceof LimitError) {
-      out = {
-        message: cause.message,
-        ...keep,
-        extensions: {
-          code: 'BAD_USER_INPUT',
-          argument: formatInputPath(cause.path),
-          limit: cause.variable,
-          max: cause.max,
-        },
-      };
-    } else if (cause instanceof ForbiddenError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'FORBIDDEN' } };
-    } else if (cause instanceof NotFoundError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'NOT_FOUND' } };
-    } else if (cause instanceof EngineBudgetError) {
-      out = {
-        message: cause.message,
-        ...keep,
-        extensions: { code: 'ENGINE_BUDGET_EXCEEDED', limit: 'ENGINE_BUDGET_MS', max: cause.budgetMs },
-      };
-    } else if (cause instanceof ResponseTooLargeError) {
-      out = {
-        message: cause.message,
-        ...keep,
-        extensions: { code: 'RESPONSE_TOO_LARGE', limit: 'MAX_RESPONSE_BYTES', max: cause.maxBytes },
-      };
-    } else if (cause instanceof OverloadedError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'OVERLOADED', retryAfter: cause.retryAfterSeconds } };
-    } else if (cause instanceof StorageLimitError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'STORAGE_LIMIT_EXCEEDED', limit: cause.variable, max: cause.max } };
-    } else if (cause instanceof UnavailableError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE' } };
-    } else if (cause instanceof DatabaseUnavailableError) {
-      out = { message: cause.message, ...keep, extensions: { code: 'SERVICE_UNAVAILABLE', reason: cause.reason } };
-    } else if (isCodelessRequestError(error)) {
-      out = { message: formatted.message, ...keep, extensions: { code: 'BAD_REQUEST' } };
-    } else if (['RATE_LIMITED', 'BAD_REQUEST', 'OVERLOADED'].includes(String(formatted.extensions?.code)) || formatted.extensions?.limit === 'MAX_COST') {
-      // A refusal of the request as sent (rate limit, subscription, malformed): no stack trace.
-      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
-      out = { message: formatted.message, ...keep, extensions };
-    } else if (findCause(error, isScalarInput) || (formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && BAD_LITERAL.test(formatted.message))) {
-      // A bad scalar literal fails validation; it is still the user's input.
-      out = { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
-    } else {
-      out = explainArmorLimit(formatted);
-    }
-    const code = String(out.extensions?.code ?? 'INTERNAL_SERVER_ERROR');
-    if (code === 'INTERNAL_SERVER_ERROR') {
-      logger.error({ err: cause, path: formatted.path }, 'internal error while answering a GraphQL request');
-      if (production) {
-        out = { message: 'Internal server error', ...keep, extensions: { code } };
-      }
+    let out = format(formatted, error);
+    const code = String(out.extensions?.code ?? ErrorCode.InternalServerError);
+    if (code === ErrorCode.InternalServerError) {
+      logger.error({ err: error, path: formatted.path }, 'internal error while answering a GraphQL request');
+      if (production) out = { message: 'Internal server error', locations: out.locations, path: out.path, extensions: { code } };
     }
     metrics.graphqlErrors.inc({ code });
     return out;

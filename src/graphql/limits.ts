@@ -7,11 +7,13 @@
  */
 import { LIMIT_VARIABLES, type Limits } from '../config.js';
 import { formatInputPath, InputError, type InputPath } from '../engine/errors.js';
+import { ErrorCode, ServiceError } from '../errors.js';
 import type { Board, PathQuery } from '../engine/types.js';
 
 /** An argument over one of the configured limits. */
-export class LimitError extends Error {
+export class LimitError extends ServiceError {
   override readonly name = 'LimitError';
+  readonly code = ErrorCode.BadUserInput;
   constructor(
     /** Where the value came from, e.g. `['queries']`. */
     readonly path: InputPath,
@@ -30,6 +32,10 @@ export class LimitError extends Error {
   /** The environment variable that sets the limit. */
   get variable(): string {
     return LIMIT_VARIABLES[this.limit];
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { argument: formatInputPath(this.path), limit: this.variable, max: this.max };
   }
 }
 

@@ -10,9 +10,35 @@
  * set RATE_LIMIT_MUTATIONS=0 here). Expired windows are dropped as the table grows, so its size is
  * bounded by the addresses active within one window.
  */
-import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type FragmentDefinitionNode, type GraphQLErrorExtensions, type SelectionSetNode } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { ErrorCode, ServiceError } from '../errors.js';
+import { refusal } from './errors.js';
 import type { Context } from './context.js';
+
+/** Too many mutations from one client in the window. */
+export class RateLimitedError extends ServiceError {
+  override readonly name = 'RateLimitedError';
+  readonly code = ErrorCode.RateLimited;
+  constructor(
+    /** Mutations allowed per window. */
+    readonly max: number,
+    windowMs: number,
+    /** What this request needs. */
+    units: number,
+    /** Seconds until it would be allowed. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(
+      `Too many mutations from this address: the limit is ${max} per ${windowMs / 1000} s ` +
+        `(RATE_LIMIT_MUTATIONS, RATE_LIMIT_WINDOW_MS) and this request needs ${units}; try again in ${retryAfterSeconds} s`,
+    );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { limit: 'RATE_LIMIT_MUTATIONS', max: this.max, retryAfterSeconds: this.retryAfterSeconds };
+  }
+}
 
 /** Addresses tracked before expired windows are swept. */
 const SWEEP_AT = 10_000;
@@ -100,22 +126,7 @@ export function rateLimitPlugin(limiter: RateLimiter): ApolloServerPlugin<Contex
           const decision = limiter.take(contextValue.clientAddress, units);
           if (decision.allowed) return;
           const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-          // Apollo reads `http.headers` as a HeaderMap; graphql-yoga's typings (a dependency of the
-          // playground) declare it a plain record.
-          const http = { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) };
-          throw new GraphQLError(
-            `Too many mutations from this address: the limit is ${limiter.limit} per ${limiter.windowMs / 1000} s ` +
-              `(RATE_LIMIT_MUTATIONS, RATE_LIMIT_WINDOW_MS) and this request needs ${units}; try again in ${retryAfter} s`,
-            {
-              extensions: {
-                code: 'RATE_LIMITED',
-                limit: 'RATE_LIMIT_MUTATIONS',
-                max: limiter.limit,
-                retryAfterSeconds: retryAfter,
-                http,
-              } as unknown as GraphQLErrorExtensions,
-            },
-          );
+          throw refusal(new RateLimitedError(limiter.limit, limiter.windowMs, units, retryAfter), 429, retryAfter);
         },
       };
     },

@@ -23,16 +23,22 @@
 /** Bytes of large values a request hands to graphql-js between two event-loop turns. */
 export const PACE_BYTES = 64 * 1024;
 
+import { ErrorCode, ServiceError } from '../errors.js';
 import { nextTurn } from './turns.js';
 
 /** The answer would be over `MAX_RESPONSE_BYTES`. */
-export class ResponseTooLargeError extends Error {
+export class ResponseTooLargeError extends ServiceError {
   override readonly name = 'ResponseTooLargeError';
+  readonly code = ErrorCode.ResponseTooLarge;
   constructor(readonly maxBytes: number) {
     super(
       `The answer would be over the limit of ${maxBytes} bytes (MAX_RESPONSE_BYTES): ` +
         'ask for fewer or smaller pictures, layers, paths or distance maps per request',
     );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { limit: 'MAX_RESPONSE_BYTES', max: this.maxBytes };
   }
 }
 

@@ -8,11 +8,12 @@
  */
 import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { ErrorCode } from '../errors.js';
 
 /** A scalar value of the wrong kind; reported as `BAD_USER_INPUT` even when it is a literal. */
 export class ScalarInputError extends GraphQLError {
   constructor(message: string) {
-    super(message, { extensions: { code: 'BAD_USER_INPUT' } });
+    super(message, { extensions: { code: ErrorCode.BadUserInput } });
   }
 }
 

@@ -6,6 +6,7 @@
  * `DatabaseUnavailableError` instead of the driver's error.
  */
 import type { CanonicalProblem, PathQuery } from '../engine/types.js';
+import { ErrorCode, ServiceError } from '../errors.js';
 
 /** A path question already normalised by the engine: its cache key and canonical problem. */
 export interface PreparedProblem {
@@ -129,18 +130,21 @@ export interface StoreOptions {
 }
 
 /** A wrong or missing edit token. */
-export class ForbiddenError extends Error {
+export class ForbiddenError extends ServiceError {
   override readonly name = 'ForbiddenError';
+  readonly code = ErrorCode.Forbidden;
 }
 
 /** No analysis with that id. */
-export class NotFoundError extends Error {
+export class NotFoundError extends ServiceError {
   override readonly name = 'NotFoundError';
+  readonly code = ErrorCode.NotFound;
 }
 
 /** A save or update would go over an analysis byte budget; nothing was written. */
-export class StorageLimitError extends Error {
+export class StorageLimitError extends ServiceError {
   override readonly name = 'StorageLimitError';
+  readonly code = ErrorCode.StorageLimitExceeded;
   constructor(
     message: string,
     /** The environment variable of the budget (`MAX_ANALYSIS_BYTES` or `ANALYSES_MAX_BYTES`). */
@@ -150,15 +154,24 @@ export class StorageLimitError extends Error {
   ) {
     super(message);
   }
+
+  override extensions(): Record<string, unknown> {
+    return { limit: this.variable, max: this.max };
+  }
 }
 
 /** The database cannot be used right now; `reason` is SQLite's own words, e.g. `database is locked`. */
-export class DatabaseUnavailableError extends Error {
+export class DatabaseUnavailableError extends ServiceError {
   override readonly name = 'DatabaseUnavailableError';
+  readonly code = ErrorCode.ServiceUnavailable;
   constructor(
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
     super(`The database is unavailable (${reason}): nothing was changed; try again later. Path questions are still answered.`, options);
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { reason: this.reason };
   }
 }

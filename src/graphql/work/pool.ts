@@ -13,16 +13,22 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Task, TaskAnswer } from './tasks.js';
+import { ErrorCode, ServiceError } from '../../errors.js';
 
 /** The service has more work in flight than it accepts; try again shortly. */
-export class OverloadedError extends Error {
+export class OverloadedError extends ServiceError {
   override readonly name = 'OverloadedError';
+  readonly code = ErrorCode.Overloaded;
   constructor(
     message: string,
     /** Seconds the client should wait before trying again. */
     readonly retryAfterSeconds = 1,
   ) {
     super(message);
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { retryAfter: this.retryAfterSeconds };
   }
 }
 
