@@ -5,7 +5,7 @@
  * produce); `>>> 0` turns one unsigned where it matters.
  */
 import { InputError, type InputPath } from './errors.js';
-import { describeBoard } from './board.js';
+import { describeBoard, wordsFor } from './board.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -45,7 +45,7 @@ export function bitIndices(words: ArrayLike<number>, offset: number, count: numb
 /** Text form of `words[offset .. offset + ceil(n/32))` for a board of n squares. */
 export function formatWords(words: ArrayLike<number>, offset: number, n: number): string {
   const digits = (n + 3) >>> 2;
-  const count = (n + 31) >>> 5;
+  const count = wordsFor(n);
   let out = '';
   if (count > 8) {
     // Large boards: one flat string (repeated `+=` builds a rope that every later compare or hash flattens again).
@@ -86,7 +86,7 @@ const BEYOND_BOARD = 'has a square beyond the board';
  * read eight at a time from the right, one word each.
  */
 export function parseWordsInto(text: string, n: number, out: Int32Array | number[], offset = 0): string | null {
-  const words = (n + 31) >>> 5;
+  const words = wordsFor(n);
   const len = text.length;
   if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) return NOT_A_BITBOARD;
   if (len === 18 && n === 64) return parseStandard(text, out, offset);
@@ -137,7 +137,7 @@ function parseStandard(text: string, out: Int32Array | number[], offset: number)
  */
 export function parseBitboard(text: string, board: Board, path: InputPath = ['mask']): Uint32Array {
   const n = board.files * board.ranks;
-  const out = new Int32Array((n + 31) >>> 5);
+  const out = new Int32Array(wordsFor(n));
   const problem = typeof text === 'string' ? parseWordsInto(text, n, out) : 'is not a bitboard';
   if (problem !== null) throw bitboardError(path, text, problem, board);
   return new Uint32Array(out.buffer);
@@ -163,7 +163,7 @@ export class WordSquareSet implements SquareSet {
   }
 
   get indices(): number[] {
-    return (this.cachedIndices ??= bitIndices(this.words, this.offset, (this.board.files * this.board.ranks + 31) >>> 5));
+    return (this.cachedIndices ??= bitIndices(this.words, this.offset, wordsFor(this.board.files * this.board.ranks)));
   }
 
   get squares(): string[] {
@@ -171,7 +171,7 @@ export class WordSquareSet implements SquareSet {
   }
 
   get count(): number {
-    return this.cachedIndices?.length ?? countBits(this.words, this.offset, (this.board.files * this.board.ranks + 31) >>> 5);
+    return this.cachedIndices?.length ?? countBits(this.words, this.offset, wordsFor(this.board.files * this.board.ranks));
   }
 
   /** True when square `index` is in the set. */

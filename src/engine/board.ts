@@ -33,3 +33,15 @@ function checkSide(value: number, path: InputPath): void {
 export function describeBoard(board: Board): string {
   return `${board.files} x ${board.ranks}`;
 }
+
+/** `an 8 x 8 board`, `a 10 x 10 board`: the article follows how the number is read aloud. */
+export function aBoard(board: Board): string {
+  const side = board.files;
+  const vowel = side === 8 || side === 11 || side === 18 || (side >= 80 && side <= 89);
+  return `${vowel ? 'an' : 'a'} ${describeBoard(board)} board`;
+}
+
+/** 32-bit words that hold one bit per square of `squares` squares. */
+export function wordsFor(squares: number): number {
+  return (squares + 31) >>> 5;
+}

@@ -17,11 +17,10 @@ export function formatInputPath(path: InputPath): string {
   return out;
 }
 
-/** Shortens a value for a message: long strings are cut so an error never echoes megabytes. */
-function describe(value: unknown): string {
-  let text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  if (text.length > 80) text = `${text.slice(0, 77)}..."`;
-  return text;
+/** A value as a message prints it: strings quoted, and cut so an error never echoes megabytes. */
+export function previewValue(value: unknown, maxLength = 80): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > maxLength ? `${text.slice(0, maxLength - 3)}..."` : text;
 }
 
 /** A user's input the engine cannot accept: message `<path>: <value> <reason>`. */
@@ -35,7 +34,7 @@ export class InputError extends Error {
     /** What is wrong with it, e.g. `is not a square on an 8 x 8 board`. */
     readonly reason: string,
   ) {
-    super(`${formatInputPath(path)}: ${describe(value)} ${reason}`);
+    super(`${formatInputPath(path)}: ${previewValue(value)} ${reason}`);
   }
 
   /** The same error placed under an outer path, e.g. `query` or `queries[3]`. */

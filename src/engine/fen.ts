@@ -5,7 +5,7 @@
  * and side to move matter for paths; the other fields are checked so that a typo is reported
  * rather than ignored.
  */
-import { describeBoard, STANDARD_BOARD } from './board.js';
+import { describeBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { WordSquareSet } from './bitset.js';
 import { InputError, type InputPath } from './errors.js';
 import { squareIndexOrMinus1, squareName } from './squares.js';
@@ -49,7 +49,7 @@ export function parseFen(fen: string, board: Board = STANDARD_BOARD, path: Input
     fail(`has ${rows.length} rank${rows.length === 1 ? '' : 's'}, but the ${describeBoard(board)} board has ${board.ranks}`);
   }
   const { files, ranks } = board;
-  const words = new Int32Array((files * ranks + 31) >>> 5);
+  const words = new Int32Array(wordsFor(files * ranks));
   const pieces: PlacedPiece[] = [];
   rows.forEach((row, r) => {
     const rank = ranks - 1 - r;

@@ -3,6 +3,7 @@
  * square onto the next rank, and the rank masks pawns need. Built once per board size and kept
  * in a small cache, since a service sees the same few sizes again and again.
  */
+import { wordsFor } from './board.js';
 import type { Board } from './types.js';
 
 /** Edge and rank masks of one board size, as word arrays. */
@@ -28,7 +29,7 @@ const CACHE_LIMIT = 64;
 
 function filesMask(files: number, ranks: number, keep: (file: number) => boolean): Int32Array {
   const n = files * ranks;
-  const out = new Int32Array((n + 31) >>> 5);
+  const out = new Int32Array(wordsFor(n));
   for (let i = 0; i < n; i++) if (keep(i % files)) out[i >>> 5] |= 1 << (i & 31);
   return out;
 }
@@ -52,14 +53,14 @@ function buildGeometry(files: number, ranks: number): Geometry {
     files,
     ranks,
     n,
-    words: (n + 31) >>> 5,
+    words: wordsFor(n),
     notWestFiles: [filesMask(files, ranks, (f) => f >= 1), filesMask(files, ranks, (f) => f >= 2)],
     notEastFiles: [filesMask(files, ranks, (f) => f < files - 1), filesMask(files, ranks, (f) => f < files - 2)],
     all: filesMask(files, ranks, () => true),
     rank(r: number): Int32Array {
       let mask = rankMasks.get(r);
       if (mask === undefined) {
-        mask = new Int32Array((n + 31) >>> 5);
+        mask = new Int32Array(wordsFor(n));
         if (r >= 0 && r < ranks) for (let i = r * files; i < (r + 1) * files; i++) mask[i >>> 5] |= 1 << (i & 31);
         rankMasks.set(r, mask);
       }

@@ -6,7 +6,7 @@ export { solve, solveBatch, solvePrepared, restoreResult, solutionFromPacked, So
 export { packLayers, encodeLayers, decodeLayers, checkPacked, layerCount, packedBytes, type PackedLayers } from './packed.js';
 export { prepareQuery, prepareCanonical, Prepared } from './query.js';
 export { parseSquare, squareName, fileName } from './squares.js';
-export { encodeCursor } from './paths.js';
+export { encodePathCursor } from './paths.js';
 export { parseBitboard, formatBitboard, WordSquareSet } from './bitset.js';
 export { parseFen, type ParsedPosition, type PlacedPiece } from './fen.js';
 export { positionQuery, attackedSquares } from './position.js';

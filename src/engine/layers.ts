@@ -8,6 +8,7 @@
 import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
 import type { SparseLayers } from './fill.js';
 import { layerCount, type PackedLayers } from './packed.js';
+import { wordsFor } from './board.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -74,7 +75,7 @@ class SparseSquareSet implements SquareSet {
   ) {}
 
   private dense(): Int32Array {
-    const out = new Int32Array((this.board.files * this.board.ranks + 31) >>> 5);
+    const out = new Int32Array(wordsFor(this.board.files * this.board.ranks));
     orSparseLayer(this.sparse, this.k, out);
     return out;
   }
@@ -136,7 +137,7 @@ class IndexSquareSet implements SquareSet {
 
   get bitboard(): string {
     const n = this.board.files * this.board.ranks;
-    const words = new Int32Array((n + 31) >>> 5);
+    const words = new Int32Array(wordsFor(n));
     for (let i = this.begin; i < this.end; i++) words[this.list[i] >>> 5] |= 1 << (this.list[i] & 31);
     return formatWords(words, 0, n);
   }

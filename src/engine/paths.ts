@@ -105,12 +105,12 @@ export class PathGraph {
 const CURSOR_PREFIX = 'path:';
 
 /** Opaque cursor of a path. */
-export function encodeCursor(path: readonly number[]): string {
+export function encodePathCursor(path: readonly number[]): string {
   return Buffer.from(CURSOR_PREFIX + path.join('.')).toString('base64url');
 }
 
 /** The path a cursor names; throws `InputError` when `after` is not a cursor of `graph`. */
-export function decodeCursor(cursor: string, graph: PathGraph): number[] {
+export function decodePathCursor(cursor: string, graph: PathGraph): number[] {
   const fail = (): never => {
     throw new InputError(['after'], cursor, 'is not a cursor of this result');
   };

@@ -5,11 +5,11 @@
  * whatever input described them (a FEN or the equivalent mask, names in any order or case).
  */
 import { createHash } from 'node:crypto';
-import { describeBoard, resolveBoard, STANDARD_BOARD } from './board.js';
+import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
-import { squareIndexOrMinus1 } from './squares.js';
+import { parseSquare } from './squares.js';
 import { PIECES, type Board, type CanonicalProblem, type PathQuery, type Piece } from './types.js';
 
 /** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
@@ -82,9 +82,7 @@ function checkPiece(piece: unknown, path: InputPath): Piece {
 function setSquares(list: readonly string[] | null | undefined, field: string, board: Board, data: Words, offset: number): void {
   if (!Array.isArray(list)) throw new InputError([field], list, 'is not a list of squares');
   for (let i = 0; i < list.length; i++) {
-    const name = list[i];
-    const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
-    if (index < 0) throw new InputError([field, i], name, `is not a square on an ${describeBoard(board)} board`);
+    const index = parseSquare(list[i], board, [field, i]);
     data[offset + (index >>> 5)] |= 1 << (index & 31);
   }
 }
@@ -101,7 +99,7 @@ export function prepareQuery(query: PathQuery): Prepared {
   const piece = checkPiece(query.piece, ['piece']);
   const board = resolveBoard(query.board);
   const n = board.files * board.ranks;
-  const words = (n + 31) >>> 5;
+  const words = wordsFor(n);
   const data = allocateWords(words, 3);
   if (query.mask != null) {
     const problem = typeof query.mask === 'string' ? parseWordsInto(query.mask, n, data, 0) : 'is not a bitboard';
@@ -135,7 +133,7 @@ export function prepareCanonical(problem: CanonicalProblem): Prepared {
   const piece = checkPiece(problem.piece, ['piece']);
   const board = resolveBoard({ files: problem.files, ranks: problem.ranks });
   const n = board.files * board.ranks;
-  const words = (n + 31) >>> 5;
+  const words = wordsFor(n);
   const data = allocateWords(words, 3);
   const texts = [problem.mask, problem.sources, problem.targets];
   texts.forEach((text, i) => {

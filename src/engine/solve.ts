@@ -12,7 +12,7 @@ import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHIT
 import { geometryOf } from './geometry.js';
 import { DenseLayers, PackedLayerStore, SparseLayerStore, type LayerStore } from './layers.js';
 import { checkPacked, type PackedLayers } from './packed.js';
-import { decodeCursor, encodeCursor, PathGraph } from './paths.js';
+import { decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
 import { allocateWords, prepareCanonical, prepareQuery, Prepared, type Words } from './query.js';
 import { squareName } from './squares.js';
 import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
@@ -130,7 +130,7 @@ export class Solution implements PathResult {
 
   paths(args: { first?: number | null; after?: string | null } = {}): PathConnection {
     const page = this.pathPage(args);
-    const edges = page.paths.map((indices) => ({ cursor: encodeCursor(indices), node: this.toPath(indices) }));
+    const edges = page.paths.map((indices) => ({ cursor: encodePathCursor(indices), node: this.toPath(indices) }));
     return {
       edges,
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.length === 0 ? null : edges[edges.length - 1].cursor },
@@ -143,7 +143,7 @@ export class Solution implements PathResult {
     const first = args.first ?? 10;
     if (!Number.isInteger(first) || first < 0) throw new InputError(['first'], first, 'is not a non-negative integer');
     const graph = this.graph();
-    let current = args.after != null ? graph.next(decodeCursor(args.after, graph)) : graph.first();
+    let current = args.after != null ? graph.next(decodePathCursor(args.after, graph)) : graph.first();
     const paths: number[][] = [];
     while (current !== null && paths.length < first) {
       paths.push(current);

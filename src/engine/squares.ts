@@ -3,7 +3,7 @@
  * rank. Parsing walks char codes instead of using a regular expression: it runs for every square
  * of every query, and is a measurable part of an 8 x 8 solve.
  */
-import { describeBoard } from './board.js';
+import { aBoard } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import type { Board } from './types.js';
 
@@ -37,7 +37,7 @@ export function squareIndexOrMinus1(name: string, files: number, ranks: number):
 /** Index of a square name; throws `InputError` naming the value and the board. */
 export function parseSquare(name: string, board: Board, path: InputPath = ['square']): number {
   const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
-  if (index < 0) throw new InputError(path, name, `is not a square on an ${describeBoard(board)} board`);
+  if (index < 0) throw new InputError(path, name, `is not a square on ${aBoard(board)}`);
   return index;
 }
 

@@ -98,6 +98,6 @@ export function checkText(value: string | null | undefined, limits: Limits, path
   const lone = LONE_SURROGATE.exec(value);
   if (lone) {
     const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw new InputError(path, value.length > 40 ? `${value.slice(0, 40)}...` : value, `holds an unpaired UTF-16 surrogate (U+${code} at ${lone.index}): not valid Unicode text`);
+    throw new InputError(path, value, `holds an unpaired UTF-16 surrogate (U+${code} at ${lone.index}): not valid Unicode text`);
   }
 }

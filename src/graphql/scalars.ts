@@ -8,6 +8,7 @@
  */
 import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { previewValue } from '../engine/errors.js';
 import { ErrorCode } from '../errors.js';
 
 /** A scalar value of the wrong kind; reported as `BAD_USER_INPUT` even when it is a literal. */
@@ -22,10 +23,8 @@ const MAX_SQUARE_LENGTH = 16;
 /** Longest bitboard text: `0x` and one digit per 4 squares of a 256 x 256 board. */
 const MAX_BITBOARD_LENGTH = 2 + (256 * 256) / 4;
 
-function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return text.length > 40 ? `${text.slice(0, 37)}..."` : text;
-}
+/** A scalar value as its error message shows it. */
+const preview = (value: unknown): string => previewValue(value, 40);
 
 function stringScalar(name: string, maxLength: number, what: string) {
   const check = (value: unknown): string => {

@@ -74,12 +74,12 @@ function checkLengths(queries: readonly PathQuery[], resultKeys: readonly string
 const CURSOR_PREFIX = 'analysis:';
 
 /** Opaque cursor of an analysis in the newest-first order. */
-export function encodeCursor(createdAt: Date, id: string): string {
+export function encodeAnalysisCursor(createdAt: Date, id: string): string {
   return Buffer.from(`${CURSOR_PREFIX}${createdAt.getTime()}:${id}`, 'utf8').toString('base64url');
 }
 
 /** Decodes a cursor; a malformed one is an `InputError` on `after`. */
-export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: string } {
   const bad = () => new InputError(['after'], cursor, 'is not a valid cursor');
   if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -148,7 +148,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
     if (!Number.isInteger(first) || first < 0) {
       throw new InputError(['first'], first, 'must be a non-negative integer');
     }
-    const after = args.after == null ? null : decodeCursor(args.after);
+    const after = args.after == null ? null : decodeAnalysisCursor(args.after);
     const where = after
       ? {
           OR: [
@@ -166,7 +166,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
       this.#prisma.analysis.count(),
     ]);
     const page = rows.slice(0, first);
-    const edges = page.map((row) => ({ cursor: encodeCursor(row.createdAt, row.id), node: toRecord(row) }));
+    const edges = page.map((row) => ({ cursor: encodeAnalysisCursor(row.createdAt, row.id), node: toRecord(row) }));
     return {
       edges,
       hasNextPage: rows.length > first,

@@ -14,7 +14,7 @@
  */
 import {
   decodeLayers,
-  encodeCursor,
+  encodePathCursor,
   encodeLayers,
   InputError,
   packLayers,
@@ -48,7 +48,7 @@ export function pageFromWire(page: PageWire, board: Board): PathConnection {
     const indices = page.squares.subarray(j * page.length, (j + 1) * page.length);
     return {
       get cursor() {
-        return encodeCursor(Array.from(indices));
+        return encodePathCursor(Array.from(indices));
       },
       node: {
         get squares() {
