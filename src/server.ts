@@ -1,16 +1,13 @@
 /**
- * The service's entry point and its lifecycle. `startServer(config)` starts Apollo, listens at
- * once (so `/health` can answer 503 while the database opens), then opens the store in the
- * background; it returns `{ url, ready, close }` for tests and for `main`. Until the store is open,
- * or if it fails to open, path questions are answered by the engine alone and analyses report
- * SERVICE_UNAVAILABLE; a store that failed to open is opened again after DATABASE_RETRY_MS
- * (doubling up to a minute; not after a migration error, which needs a person). `/health` is 200
- * only while the store is open and healthy. Heavy engine work runs on a pool of worker threads
- * (`graphql/work/pool.ts`) started here. `close()` stops accepting connections, lets requests in
- * flight finish, writes what it can of the cache entries still queued, ends the workers and closes
- * the database, all within SHUTDOWN_TIMEOUT_MS (queued cache entries past it are dropped: they are
- * only a cache). Run directly (`node dist/server.js`), it reads the environment and shuts down
- * gracefully on SIGTERM/SIGINT.
+ * The service's entry point and its lifecycle. The server listens at once, so `/health` can
+ * answer 503 while the database opens in the background; until the store is open (or when it
+ * failed to open), path questions are answered by the engine alone and analyses report
+ * SERVICE_UNAVAILABLE, and a store that failed to open is tried again after DATABASE_RETRY_MS,
+ * doubling up to a minute (not after a migration error, which needs a person). Closing is one
+ * bounded sequence within SHUTDOWN_TIMEOUT_MS: stop accepting, let requests in flight finish,
+ * write what fits of the queued cache entries (the rest is only a cache), end the workers, close
+ * the database. Run directly (`node dist/server.js`), it reads the environment and shuts down
+ * gracefully on SIGTERM and SIGINT.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

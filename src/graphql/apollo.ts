@@ -1,13 +1,11 @@
 /**
- * The Apollo Server 5 instance: schema, graphql-armor protections (depth, aliases, directives)
- * and graphql-js's token limit with the configured limits, CSRF prevention, the mutation rate
- * limit, the operation cost computed with its variables and admission control for heavy
- * operations (`cost.ts`, `admission.ts`: HTTP 503 OVERLOADED past it), the error formatter, the offline playground (or no landing page at all),
- * the drain plugin that lets shutdown finish requests in flight, a refusal of subscription
- * operations (there is no Subscription type; graphql-js would fail them as an internal error),
- * and a last word on whether a response may be replayed from the response cache (not with
- * errors, not for a mutation). Parsed and validated documents are cached by Apollo's default document store, so a
- * repeated query costs neither parse nor validation.
+ * The Apollo Server 5 instance and the order of its plugins, which is the order in which a
+ * request is checked: the shape of the operation (depth, aliases, directives, tokens), the
+ * mutation rate limit, the operation's cost with its variables and, for heavy operations, a place
+ * at admission; then execution, and a last word on whether the response may be replayed.
+ * Parsed and validated documents are kept by Apollo's default document store, so a repeated
+ * query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
+ * no Subscription type, and graphql-js would fail one as an internal error.
  */
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
