@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../src/store/generated/prisma/client.js';
 import { databaseFileFromUrl, openStore } from '../src/store/index.js';
 import type { StoreOptions } from '../src/store/types.js';
-import { startTestServer, type GqlResponse, type TestServer } from './graphql/helpers.js';
+import { startTestServer, type GqlResponse, type TestServer } from './support/test-server.js';
 
 const quiet = { warn: () => {}, error: () => {}, info: () => {} };
 const SAVE = `mutation($notes: String) { saveAnalysis(input: { title: "t", notes: $notes, queries: [{ piece: KNIGHT, from: ["b1"], to: ["c3"] }] }) { analysis { id } editToken } }`;

@@ -5,7 +5,7 @@
  * playground needs introspection), and CSRF prevention on in every combination.
  */
 import { describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './graphql/helpers.js';
+import { startTestServer, type TestServer } from './support/test-server.js';
 
 const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) { distance } }';
 

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { squareName } from '../src/engine/index.js';
 import { startServer } from '../src/server.js';
-import { sumMetric } from './graphql/helpers.js';
+import { sumMetric } from './support/test-server.js';
 
 const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
 const BATCH = `query($q: [PathQuery!]!) {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import type { Store, StoredResult } from '../src/store/types.js';
-import { startTestServer, sumMetric, type TestServer } from './graphql/helpers.js';
+import { startTestServer, sumMetric, type TestServer } from './support/test-server.js';
 
 /** A store double: no cache hits, a switchable health, a slow lookup when asked. */
 function fakeStore(options: { healthy?: () => boolean; lookupDelayMs?: number } = {}) {

@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { solve } from '../../src/engine/index.js';
 import type { PathQuery, PathResult } from '../../src/engine/types.js';
-import { expectResultMatchesReference, referenceProblemOfQuery } from './engine-harness.js';
-import { referenceSolve } from './reference-bfs.js';
+import { expectResultMatchesReference, referenceProblemOfQuery } from '../support/engine-harness.js';
+import { referenceSolve } from '../support/reference-bfs.js';
 
 /** Solves with the engine, checks every field against the reference, returns the engine result. */
 function solveChecked(query: PathQuery, pageSize = 3): PathResult {

@@ -9,14 +9,14 @@ import { describe, expect, it } from 'vitest';
 import { parseFen, solve } from '../../src/engine/index.js';
 import { InputError } from '../../src/engine/errors.js';
 import type { PathQuery } from '../../src/engine/types.js';
-import { expectResultMatchesReference } from './engine-harness.js';
+import { expectResultMatchesReference } from '../support/engine-harness.js';
 import {
   referenceFormatHex,
   referenceParseSquare,
   referenceSolve,
   type ReferenceBoard,
   type ReferencePiece,
-} from './reference-bfs.js';
+} from '../support/reference-bfs.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 const EIGHT = { files: 8, ranks: 8 };

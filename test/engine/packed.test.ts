@@ -24,8 +24,8 @@ import {
   type PathResult,
   type Prepared,
 } from '../../src/engine/index.js';
-import { caseArbitrary } from './engine-harness.js';
-import { referenceFormatHex, referenceSolve, referenceSquareName } from './reference-bfs.js';
+import { caseArbitrary } from '../support/engine-harness.js';
+import { referenceFormatHex, referenceSolve, referenceSquareName } from '../support/reference-bfs.js';
 
 /** A pack from layers given as index arrays (kept as given: no sorting, no checks). */
 function pack(layers: readonly (readonly number[])[]): PackedLayers {

@@ -19,8 +19,8 @@ import {
   referenceCanonical,
   snapshotResult,
   type CaseRecipe,
-} from './engine-harness.js';
-import { referenceSolve } from './reference-bfs.js';
+} from '../support/engine-harness.js';
+import { referenceSolve } from '../support/reference-bfs.js';
 
 describe('solve agrees with the reference BFS', () => {
   it('on random queries, boards up to 40 x 40', () => {

@@ -17,7 +17,7 @@ import {
   referenceParseHex,
   referenceParseSquare,
   referenceSquareName,
-} from './reference-bfs.js';
+} from '../support/reference-bfs.js';
 
 const EIGHT: Board = { files: 8, ranks: 8 };
 

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { squareName } from '../../src/engine/index.js';
 import { HEAVY_WORK } from '../../src/graphql/cost.js';
 import { mazeQuery } from '../support/maze.js';
-import { SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
+import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;

@@ -10,7 +10,7 @@ import type { PathResult } from '../../src/engine/types.js';
 import { CacheWriter } from '../../src/graphql/cache-writer.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import type { Store, StoredResult } from '../../src/store/types.js';
-import { sumMetric } from './helpers.js';
+import { sumMetric } from '../support/test-server.js';
 
 /** Target square of each result written, by key. */
 const names = new Map<string, string>();

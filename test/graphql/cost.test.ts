@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Limits } from '../../src/config.js';
 import { costOf, costPlugin, HEAVY_WORK, operationCost, type OperationCost } from '../../src/graphql/cost.js';
 import { buildSchema, readTypeDefs } from '../../src/graphql/schema.js';
-import { SEED_QUERY } from './helpers.js';
+import { SEED_QUERY } from '../support/test-server.js';
 
 const schema = buildSchema();
 /** The same SDL built by the graphql-js this file imports: under vitest, @graphql-tools may load another copy. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
 import type { EngineApi, Prepared } from '../../src/graphql/engine-api.js';
 import { mazeQuery } from '../support/maze.js';
-import { SEED_QUERY, startTestServer } from './helpers.js';
+import { SEED_QUERY, startTestServer } from '../support/test-server.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
-import { startTestServer, type GqlResponse, type TestServer } from './helpers.js';
+import { startTestServer, type GqlResponse, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 /** A server with tiny limits, to test each limit at and past its value cheaply. */

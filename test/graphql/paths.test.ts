@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
 import type { EngineApi } from '../../src/graphql/engine-api.js';
-import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
+import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { parse, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { countRootFields, RateLimiter } from '../../src/graphql/rate-limit.js';
-import { SEED_QUERY, startTestServer, type GqlResponse } from './helpers.js';
+import { SEED_QUERY, startTestServer, type GqlResponse } from '../support/test-server.js';
 
 const SAVE = 'mutation { saveAnalysis(input: { title: "t", queries: [] }) { analysis { id } } }';
 const COUNT = '{ analyses(first: 0) { totalCount } }';

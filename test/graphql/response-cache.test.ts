@@ -5,7 +5,7 @@
  * mutations, errors, `{ __typename }`) is never kept; RESPONSE_CACHE_SIZE=0 turns it off.
  */
 import { describe, expect, it } from 'vitest';
-import { SEED_QUERY, startTestServer, type TestServer } from './helpers.js';
+import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance cached layers { squares } overlay { ascii } } }`;
 

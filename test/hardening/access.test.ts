@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../graphql/helpers.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 let dir: string;

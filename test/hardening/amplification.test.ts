@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from './child-server.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
 
 const HEAP_MB = 768;
 /** How long the big request may take before it counts as a hang. */

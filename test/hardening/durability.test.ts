@@ -33,7 +33,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareQuery, solve, squareName, type PathQuery } from '../../src/engine/index.js';
 import { mazeQuery } from '../support/maze.js';
-import { startChildServer, type ChildServer } from './child-server.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
 
 const KILL_POINTS_MS = (process.env.DURABILITY_KILL_POINTS ?? '50,200,500,1000').split(',').map(Number);
 const CLIENTS = 8;

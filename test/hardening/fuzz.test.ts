@@ -29,8 +29,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sumMetric } from '../graphql/helpers.js';
-import { startChildServer, type ChildServer } from './child-server.js';
+import { sumMetric } from '../support/test-server.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { startTestServer, type GqlResponse, type TestServer } from '../graphql/helpers.js';
-import { startChildServer } from './child-server.js';
+import { startTestServer, type GqlResponse, type TestServer } from '../support/test-server.js';
+import { startChildServer } from '../support/child-server.js';
 
 let t: TestServer;
 

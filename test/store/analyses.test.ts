@@ -12,7 +12,7 @@ import { InputError } from '../../src/engine/errors.js';
 import type { PathQuery } from '../../src/engine/types.js';
 import { ANALYSIS_ROW_OVERHEAD, analysisBytes } from '../../src/store/analysis-budget.js';
 import { ForbiddenError, NotFoundError, StorageLimitError, openStore, type OpenedStore, type StoreOptions } from '../../src/store/index.js';
-import { recordingLogger, tempDir } from './helpers.js';
+import { recordingLogger, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
 let cleanup: () => void;

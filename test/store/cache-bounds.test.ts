@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { CACHE_ROW_OVERHEAD, EVICT_ROWS, cacheRowBytes } from '../../src/store/cache-budget.js';
 import { READ_BYTES, READ_ROWS, SIZE_KEYS, SMALL_READ_ROWS, SMALL_ROW_BYTES, WRITE_BYTES, WRITE_ROWS } from '../../src/store/result-cache.js';
-import { isEviction, isRowRead, isSizeRead, isUpsert, keyParams, keysIn, rowsInUpsert, useCacheFixture } from './cache-fixture.js';
-import { immediateCounter, questionOf, recordingLogger, syntheticResult } from './helpers.js';
+import { isEviction, isRowRead, isSizeRead, isUpsert, keyParams, keysIn, rowsInUpsert, useCacheFixture } from '../support/result-cache-fixture.js';
+import { immediateCounter, questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
 
 const { openCache, closeStore } = useCacheFixture();
 

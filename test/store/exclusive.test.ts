@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
-import { questionOf, recordingLogger, syntheticResult, tempDir } from './helpers.js';
+import { questionOf, recordingLogger, syntheticResult, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
 let cleanup: () => void;

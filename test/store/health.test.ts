@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { DatabaseUnavailableError, openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
-import { recordingLogger, tempDir } from './helpers.js';
+import { recordingLogger, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
 let cleanup: () => void;

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { analysisBytes } from '../../src/store/analysis-budget.js';
 import { openStore } from '../../src/store/index.js';
 import { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from '../../src/store/migrate.js';
-import { questionOf, recordingLogger, syntheticResult, tempDir } from './helpers.js';
+import { questionOf, recordingLogger, syntheticResult, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
 let cleanup: () => void;

@@ -9,8 +9,8 @@ import { prepareQuery, solve } from '../../src/engine/index.js';
 import { PIECES, type PathQuery } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
-import { useCacheFixture } from './cache-fixture.js';
-import { bytesFrom, questionOf, recordingLogger, syntheticResult } from './helpers.js';
+import { useCacheFixture } from '../support/result-cache-fixture.js';
+import { bytesFrom, questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
 
 const { openCache, closeStore, raw, dir, setFile } = useCacheFixture();
 

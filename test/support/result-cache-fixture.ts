@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
 import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
-import { recordingLogger, tempDir } from './helpers.js';
+import { recordingLogger, tempDir } from './store-fixtures.js';
 
 /** An open store with its connection and the statements it ran. */
 export interface OpenedCache {

@@ -1,6 +1,6 @@
 /**
  * Answers solved on the worker threads, through a real server over HTTP, against the independent
- * reference BFS (test/engine/reference-bfs.ts). Boards of 33..64 squares per side are over
+ * reference BFS (test/support/reference-bfs.ts). Boards of 33..64 squares per side are over
  * INLINE_WEIGHT, so every question below is solved on the pool (the main thread's engine is
  * wrapped and must never be called), and read back from the persistent cache (decoded and checked)
  * once the cache writer has stored it.
@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as engine from '../../../src/engine/index.js';
 import type { EngineApi, Prepared } from '../../../src/graphql/engine-api.js';
-import { caseArbitrary, type GeneratedCase } from '../../engine/engine-harness.js';
-import { referenceSolve, referenceSquareName, type ReferenceAnswer } from '../../engine/reference-bfs.js';
-import { startTestServer, type TestServer } from '../helpers.js';
+import { caseArbitrary, type GeneratedCase } from '../../support/engine-harness.js';
+import { referenceSolve, referenceSquareName, type ReferenceAnswer } from '../../support/reference-bfs.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 const FIELDS = 'key distance reachable cached layers { squares }';
 const BATCH = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { ${FIELDS} } }`;
