@@ -1,7 +1,7 @@
 /**
  * The result cache against a real SQLite file: rows with opaque layer bytes round-trip exactly,
  * collisions and unreadable rows are misses, hits are counted, concurrent operations keep every
- * write. Chunking and the byte budget are in `cache-bounds.test.ts`.
+ * write. Chunking and the byte budget are in `result-cache.bounds.test.ts`.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

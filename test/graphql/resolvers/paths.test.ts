@@ -5,9 +5,9 @@
  * lazy fields staying lazy (observed by wrapping the engine).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as engine from '../../src/engine/index.js';
-import type { EngineApi } from '../../src/graphql/engine-api.js';
-import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
+import * as engine from '../../../src/engine/index.js';
+import type { EngineApi } from '../../../src/graphql/engine-api.js';
+import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -23,7 +23,7 @@ import {
   type ReferencePiece,
   type ReferenceProblem,
   type ReferenceTerrain,
-} from '../support/reference-bfs.js';
+} from './reference-bfs.js';
 
 const EIGHT = { files: 8, ranks: 8 };
 const sq = (name: string, board = EIGHT): number => {
