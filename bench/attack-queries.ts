@@ -4,7 +4,7 @@
  * parsing large answers, and the probe worker that times `GET /health` and `{ __typename }` on
  * connections of its own, in its own thread so that the attack's clients cannot delay it.
  */
-import { Agent, request } from 'node:http';
+import { type Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
 
 export const SIDE = 64;
@@ -53,7 +53,13 @@ export const CORRIDORS = serpentine(2);
 /** Maze KING question n (n < 40,000): from one of the first 200 corridor squares to one of the last 200. */
 export function mazeQuestion(n: number, maze = MAZE) {
   const last = maze.walk.length - 1;
-  return { piece: 'KING', board: BOARD, mask: maze.mask, from: [name(maze.walk[n % 200])], to: [name(maze.walk[last - Math.floor(n / 200)])] };
+  return {
+    piece: 'KING',
+    board: BOARD,
+    mask: maze.mask,
+    from: [name(maze.walk[n % 200])],
+    to: [name(maze.walk[last - Math.floor(n / 200)])],
+  };
 }
 /** Open-board KING question n (n < 16,384), all distinct. */
 export function openQuestion(n: number) {
@@ -66,7 +72,13 @@ export const body = (query: string, variables: Record<string, unknown> = {}) => 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);
 
 /** `count` aliases, each a batch `$q<i>` of `size` questions from `question(n)`, selecting `fields`. */
-export function aliasedBatches(count: number, size: number, fields: string, question: (n: number) => unknown, maxBytes: number) {
+export function aliasedBatches(
+  count: number,
+  size: number,
+  fields: string,
+  question: (n: number) => unknown,
+  maxBytes: number,
+) {
   const batches: unknown[][] = [];
   let bytes = 0;
   for (let a = 0; a < count; a++) {
@@ -76,23 +88,35 @@ export function aliasedBatches(count: number, size: number, fields: string, ques
     batches.push(batch);
   }
   const params = batches.map((_, b) => `$q${b}: [PathQuery!]!`).join(', ');
-  const selections = range(count).map((a) => `a${a}: shortestPathsBatch(queries: $q${a % batches.length}) { ${fields} }`).join(' ');
+  const selections = range(count)
+    .map((a) => `a${a}: shortestPathsBatch(queries: $q${a % batches.length}) { ${fields} }`)
+    .join(' ');
   const variables = Object.fromEntries(batches.map((batch, b) => [`q${b}`, batch]));
   return { text: body(`query(${params}) { ${selections} }`, variables), distinctQuestions: batches.length * size };
 }
 
-export const MAZE_BATCH = body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance layers { squares } cached } }', {
-  q: range(500).map((n) => mazeQuestion(n)),
-});
+export const MAZE_BATCH = body(
+  'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance layers { squares } cached } }',
+  {
+    q: range(500).map((n) => mazeQuestion(n)),
+  },
+);
 
 export const CORRIDOR_PATHS = body(
-  `query($n: Int!, ${range(4).map((i) => `$q${i}: PathQuery!`).join(', ')}) { ${range(4)
-    .map((i) => `p${i}: shortestPaths(query: $q${i}) { distance paths(first: $n) { edges { cursor node { squares } } } }`)
+  `query($n: Int!, ${range(4)
+    .map((i) => `$q${i}: PathQuery!`)
+    .join(', ')}) { ${range(4)
+    .map(
+      (i) => `p${i}: shortestPaths(query: $q${i}) { distance paths(first: $n) { edges { cursor node { squares } } } }`,
+    )
     .join(' ')} }`,
   { n: 1000, ...Object.fromEntries(range(4).map((i) => [`q${i}`, mazeQuestion(i * 201, CORRIDORS)])) },
 );
 
-export const MAZE_ASCII = body('query($q: PathQuery!) { shortestPaths(query: $q) { distance overlay { ascii svg } } }', { q: mazeQuestion(0) });
+export const MAZE_ASCII = body(
+  'query($q: PathQuery!) { shortestPaths(query: $q) { distance overlay { ascii svg } } }',
+  { q: mazeQuestion(0) },
+);
 
 export const saveBody = (a: number) =>
   body('mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { analysis { id } } }', {
@@ -163,7 +187,14 @@ export function send(url: string, agent: Agent, text: string, options: SendOptio
       resolve({ ms: performance.now() - started, status, bytes: buf.length, ...scan(buf) });
     };
     const req = request(
-      { hostname, port, agent, method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json', 'content-length': payload.length } },
+      {
+        hostname,
+        port,
+        agent,
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -176,7 +207,13 @@ export function send(url: string, agent: Agent, text: string, options: SendOptio
       req.destroy();
     }, options.timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) =>
-      finish(timedOut ? 'timeout' : err.code === 'ECONNRESET' || err.message === 'socket hang up' ? 'reset' : (err.code ?? 'error')),
+      finish(
+        timedOut
+          ? 'timeout'
+          : err.code === 'ECONNRESET' || err.message === 'socket hang up'
+            ? 'reset'
+            : (err.code ?? 'error'),
+      ),
     );
     req.on('finish', () => options.onSent?.());
     if (!options.chunkBytes) return void req.end(payload);
@@ -242,7 +279,12 @@ parentPort.on('message', async () => { stopping = true; await done; parentPort.p
 function stats(probe: { ms: number[]; statuses: Record<string, number> }): ProbeStats {
   const sorted = [...probe.ms].sort((a, b) => a - b);
   const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
-  return { count: sorted.length, worstMs: Math.round(sorted.at(-1) ?? 0), p99Ms: Math.round(p99), statuses: probe.statuses };
+  return {
+    count: sorted.length,
+    worstMs: Math.round(sorted.at(-1) ?? 0),
+    p99Ms: Math.round(p99),
+    statuses: probe.statuses,
+  };
 }
 
 /** Starts probing `url` every `intervalMs`; `stop()` ends it and returns the figures. */
@@ -251,9 +293,10 @@ export function startProbes(url: string, intervalMs: number, timeoutMs: number) 
   const worker = new Worker(PROBE_WORKER, { eval: true, workerData: { hostname, port, intervalMs, timeoutMs } });
   return {
     async stop(): Promise<{ health: ProbeStats; typename: ProbeStats }> {
-      const reply = new Promise<{ health: { ms: number[]; statuses: Record<string, number> }; typename: { ms: number[]; statuses: Record<string, number> } }>(
-        (resolve) => worker.once('message', resolve),
-      );
+      const reply = new Promise<{
+        health: { ms: number[]; statuses: Record<string, number> };
+        typename: { ms: number[]; statuses: Record<string, number> };
+      }>((resolve) => worker.once('message', resolve));
       worker.postMessage('stop');
       const results = await reply;
       await worker.terminate();

@@ -31,7 +31,7 @@
  * per request), ATTACK_SERVER=/path/to/dist/server.js (another build, e.g. an older commit's
  * clone; never built), ATTACK_SKIP_BUILD=1 (use dist/ as it is), ATTACK_OUT (the JSON file).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { createRequire } from 'node:module';
@@ -50,7 +50,8 @@ const outFile = resolve(process.env.ATTACK_OUT ?? join(root, 'bench', 'attack-re
 const DEADLINE_MS = 14 * 60_000;
 const TAIL_MS = 2000;
 const GOALS = { worstHealthMs: 250, aimHealthMs: 50, peakRssMb: 1024, dbBytesPerCachedResult: 16_384 };
-const ENV_OVERRIDES = /^(MAX_|RATE_LIMIT_|ENGINE_BUDGET|SHUTDOWN_|CACHE_|RESULT_MEMO|RESPONSE_CACHE|DATABASE_|PLAYGROUND|INTROSPECTION)/;
+const ENV_OVERRIDES =
+  /^(MAX_|RATE_LIMIT_|ENGINE_BUDGET|SHUTDOWN_|CACHE_|RESULT_MEMO|RESPONSE_CACHE|DATABASE_|PLAYGROUND|INTROSPECTION)/;
 
 // ---------------------------------------------------------------------------------------------
 // The server
@@ -89,7 +90,14 @@ async function startServer(): Promise<Server> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !ENV_OVERRIDES.test(k)));
   const child = spawn(process.execPath, [serverPath], {
     cwd: serverRoot,
-    env: { ...env, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${db}` },
+    env: {
+      ...env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${db}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = { lines: 0, samples: [] as string[] };
@@ -101,11 +109,19 @@ async function startServer(): Promise<Server> {
       }
     });
   }
-  const exited = new Promise<{ code: number | null; signal: string | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}: ${log.samples.join('\n')}`);
-    if ((await fetch(`${url}/health`).then((r) => r.status, () => 0)) === 200) return { url, child, dir, db, log, exited };
+    if (
+      (await fetch(`${url}/health`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return { url, child, dir, db, log, exited };
     await sleep(50);
   }
   child.kill('SIGKILL');
@@ -113,7 +129,9 @@ async function startServer(): Promise<Server> {
 }
 
 /** SIGTERM (SIGKILL after 30 s); resolves with the time to exit, null when it had died already. */
-async function stopServer(server: Server): Promise<{ ms: number | null; code: number | null; signal: string | null; died: boolean }> {
+async function stopServer(
+  server: Server,
+): Promise<{ ms: number | null; code: number | null; signal: string | null; died: boolean }> {
   const started = performance.now();
   const died = server.child.exitCode !== null || server.child.signalCode !== null;
   if (!died) server.child.kill('SIGTERM');
@@ -134,7 +152,8 @@ const memoryKb = (pid: number): { rss: number; hwm: number } => {
     return { rss: 0, hwm: 0 };
   }
 };
-const dbBytes = (db: string) => ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (existsSync(db + suffix) ? statSync(db + suffix).size : 0), 0);
+const dbBytes = (db: string) =>
+  ['', '-wal', '-shm'].reduce((sum, suffix) => sum + (existsSync(db + suffix) ? statSync(db + suffix).size : 0), 0);
 
 /** Rows of the result cache table, read after the server exited (null when that cannot be read). */
 function cacheRows(db: string): number | null {
@@ -167,10 +186,18 @@ interface Phase {
 
 function phaseOf(outcomes: Q.Outcome[]): Phase {
   const ms = outcomes.map((o) => o.ms).sort((a, b) => a - b);
-  const tally = (pairs: [string, number][]) => pairs.reduce<Record<string, number>>((t, [k, n]) => ({ ...t, [k]: (t[k] ?? 0) + n }), {});
+  const tally = (pairs: [string, number][]) =>
+    pairs.reduce<Record<string, number>>((t, [k, n]) => {
+      t[k] = (t[k] ?? 0) + n;
+      return t;
+    }, {});
   return {
     requests: outcomes.length,
-    latencyMs: { min: Math.round(ms[0] ?? 0), median: Math.round(ms[Math.floor(ms.length / 2)] ?? 0), max: Math.round(ms.at(-1) ?? 0) },
+    latencyMs: {
+      min: Math.round(ms[0] ?? 0),
+      median: Math.round(ms[Math.floor(ms.length / 2)] ?? 0),
+      max: Math.round(ms.at(-1) ?? 0),
+    },
     statuses: tally(outcomes.map((o) => [o.status, 1])),
     errorCodes: tally(outcomes.flatMap((o) => Object.entries(o.codes))),
     maxAnswerBytes: Math.max(0, ...outcomes.map((o) => o.bytes)),
@@ -192,7 +219,10 @@ const all = (ctx: Ctx, text: string, options: Partial<Q.SendOptions> = {}) =>
   Promise.all(ctx.agents.map((agent) => Q.send(ctx.server.url, agent, text, { timeoutMs, ...options })));
 
 const ATTACKS: Record<string, (ctx: Ctx) => Promise<Record<string, Phase>>> = {
-  'maze-batch': async (ctx) => ({ cold: phaseOf(await all(ctx, Q.MAZE_BATCH)), cached: phaseOf(await all(ctx, Q.MAZE_BATCH)) }),
+  'maze-batch': async (ctx) => ({
+    cold: phaseOf(await all(ctx, Q.MAZE_BATCH)),
+    cached: phaseOf(await all(ctx, Q.MAZE_BATCH)),
+  }),
   'corridor-paths': async (ctx) => ({ main: phaseOf(await all(ctx, Q.CORRIDOR_PATHS)) }),
   distances: async (ctx) => {
     const batches = Q.aliasedBatches(6, 500, 'distances', Q.openQuestion, 900_000);
@@ -205,7 +235,8 @@ const ATTACKS: Record<string, (ctx: Ctx) => Promise<Record<string, Phase>>> = {
     let next = 0;
     await Promise.all(
       ctx.agents.map(async (agent) => {
-        for (let a = next++; a < 55; a = next++) saves.push(await Q.send(ctx.server.url, agent, Q.saveBody(a), { timeoutMs }));
+        for (let a = next++; a < 55; a = next++)
+          saves.push(await Q.send(ctx.server.url, agent, Q.saveBody(a), { timeoutMs }));
       }),
     );
     ctx.notes.saveBodyBytes = Q.saveBody(0).length;
@@ -227,7 +258,9 @@ const ATTACKS: Record<string, (ctx: Ctx) => Promise<Record<string, Phase>>> = {
     ctx.notes.bodyBytes = batches.text.length;
     return { main: phaseOf(await all(ctx, batches.text)) };
   },
-  'slowloris-bodies': async (ctx) => ({ main: phaseOf(await all(ctx, Q.paddedTypename(1_040_000), { chunkBytes: 16_384, chunkMs: 250 })) }),
+  'slowloris-bodies': async (ctx) => ({
+    main: phaseOf(await all(ctx, Q.paddedTypename(1_040_000), { chunkBytes: 16_384, chunkMs: 250 })),
+  }),
 };
 
 async function runAttack(name: string) {
@@ -256,7 +289,7 @@ async function runAttack(name: string) {
   const dbRunning = dbBytes(server.db) - dbBefore;
   const exit = ctx.exit ?? (await stopServer(server));
   clearInterval(sampler);
-  agents.forEach((a) => a.destroy());
+  for (const agent of agents) agent.destroy();
   const rows = cacheRows(server.db);
   const result = {
     name,
@@ -282,26 +315,45 @@ async function runAttack(name: string) {
 
 type Result = Awaited<ReturnType<typeof runAttack>>;
 const git = (...args: string[]) => spawnSync('git', args, { cwd: serverRoot, encoding: 'utf8' }).stdout?.trim() || null;
-const fmt = (record: Record<string, number>) => Object.entries(record).map(([k, n]) => `${k}:${n}`).join(' ') || '-';
+const fmt = (record: Record<string, number>) =>
+  Object.entries(record)
+    .map(([k, n]) => `${k}:${n}`)
+    .join(' ') || '-';
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 
 function goalsOf(r: Result) {
   const statuses = Object.values(r.phases).flatMap((p) => Object.entries(p.statuses));
   const bad = statuses.filter(([s]) => s === '500' || s === 'reset').reduce((n, [, c]) => n + c, 0);
   // Rows of the cache table, or (when it cannot be read) the most `cached: true` results per answer.
-  const cached = r.cacheRows ?? Math.max(0, ...Object.values(r.phases).map((p) => Math.round(p.cachedTrue / p.requests)));
+  const cached =
+    r.cacheRows ?? Math.max(0, ...Object.values(r.phases).map((p) => Math.round(p.cachedTrue / p.requests)));
   return {
     worstHealthMs: { value: r.probes.health.worstMs, ok: r.probes.health.worstMs <= GOALS.worstHealthMs },
     peakRssMb: { value: r.peakRssMb, ok: r.peakRssMb <= GOALS.peakRssMb },
     no500NoReset: { value: bad, ok: bad === 0 },
     ...((cached > 0 || r.name === 'maze-batch') && {
-      dbBytesPerCachedResult: { value: cached ? Math.round(r.dbBytesAfterExit / cached) : null, cached, ok: !!cached && r.dbBytesAfterExit / cached <= GOALS.dbBytesPerCachedResult },
+      dbBytesPerCachedResult: {
+        value: cached ? Math.round(r.dbBytesAfterExit / cached) : null,
+        cached,
+        ok: !!cached && r.dbBytesAfterExit / cached <= GOALS.dbBytesPerCachedResult,
+      },
     }),
   };
 }
 
 function printTable(results: (Result & { goals: ReturnType<typeof goalsOf> })[]): void {
-  const head = ['attack', 'reqs', 'min/med/max ms', 'statuses', 'GraphQL codes', 'health n/worst/p99', '__typename n/worst/p99', 'RSS MB', 'DB MB run/exit', 'exit ms (code)'];
+  const head = [
+    'attack',
+    'reqs',
+    'min/med/max ms',
+    'statuses',
+    'GraphQL codes',
+    'health n/worst/p99',
+    '__typename n/worst/p99',
+    'RSS MB',
+    'DB MB run/exit',
+    'exit ms (code)',
+  ];
   const rows = results.flatMap((r) =>
     Object.entries(r.phases).map(([phase, p]) => [
       phase === 'main' ? r.name : `${r.name} ${phase}`,
@@ -318,27 +370,38 @@ function printTable(results: (Result & { goals: ReturnType<typeof goalsOf> })[])
   );
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   for (const row of [head, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i])).join(' | '));
-  for (const r of results) for (const [phase, p] of Object.entries(r.phases)) if (p.errorSample) console.log(`  ${r.name} ${phase}: ${p.errorSample}`);
-  console.log(`\ngoals: worst /health <= ${GOALS.worstHealthMs} ms (aim ${GOALS.aimHealthMs}), peak RSS <= ${GOALS.peakRssMb} MB, no 500 and no reset, <= ${GOALS.dbBytesPerCachedResult} DB bytes per cached 64 x 64 result`);
+  for (const r of results)
+    for (const [phase, p] of Object.entries(r.phases))
+      if (p.errorSample) console.log(`  ${r.name} ${phase}: ${p.errorSample}`);
+  console.log(
+    `\ngoals: worst /health <= ${GOALS.worstHealthMs} ms (aim ${GOALS.aimHealthMs}), peak RSS <= ${GOALS.peakRssMb} MB, no 500 and no reset, <= ${GOALS.dbBytesPerCachedResult} DB bytes per cached 64 x 64 result`,
+  );
   for (const r of results) {
     const g = r.goals;
     const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
     const d = g.dbBytesPerCachedResult;
     const db = d ? `, DB/result ${d.value ?? '-'} B over ${d.cached} results ${mark(d.ok)}` : '';
-    console.log(`  ${r.name.padEnd(17)} /health ${g.worstHealthMs.value} ms ${mark(g.worstHealthMs.ok)}, RSS ${g.peakRssMb.value} MB ${mark(g.peakRssMb.ok)}, 500+reset ${g.no500NoReset.value} ${mark(g.no500NoReset.ok)}${db}`);
+    console.log(
+      `  ${r.name.padEnd(17)} /health ${g.worstHealthMs.value} ms ${mark(g.worstHealthMs.ok)}, RSS ${g.peakRssMb.value} MB ${mark(g.peakRssMb.ok)}, 500+reset ${g.no500NoReset.value} ${mark(g.no500NoReset.ok)}${db}`,
+    );
   }
 }
 
 async function main(): Promise<void> {
-  const only = process.env.ATTACK_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = process.env.ATTACK_ONLY?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = only?.filter((n) => !(n in ATTACKS)) ?? [];
-  if (unknown.length > 0) throw new Error(`unknown attack ${unknown.join(', ')}; known: ${Object.keys(ATTACKS).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown attack ${unknown.join(', ')}; known: ${Object.keys(ATTACKS).join(', ')}`);
   ensureBuilt();
   const started = Date.now();
   const loadAtStart = loadavg();
   const results = [];
   const skipped: string[] = [];
-  console.log(`bench:attack: ${serverPath}, ${clients} clients, default limits, one fresh server and database per attack`);
+  console.log(
+    `bench:attack: ${serverPath}, ${clients} clients, default limits, one fresh server and database per attack`,
+  );
   for (const name of Object.keys(ATTACKS).filter((n) => !only || only.includes(n))) {
     if (Date.now() - started > DEADLINE_MS) {
       skipped.push(name);
@@ -351,10 +414,23 @@ async function main(): Promise<void> {
   const report = {
     date: new Date().toISOString(),
     commit: git('rev-parse', '--short', 'HEAD'),
-    dirty: git('status', '--porcelain', '--', 'src') ? true : false,
+    dirty: !!git('status', '--porcelain', '--', 'src'),
     server: serverPath,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadavgAtStart: loadAtStart, loadavgAtEnd: loadavg() },
-    config: { clients, timeoutMs, probeIntervalMs: 20, tailMs: TAIL_MS, serverEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' }, goals: GOALS },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      node: process.version,
+      loadavgAtStart: loadAtStart,
+      loadavgAtEnd: loadavg(),
+    },
+    config: {
+      clients,
+      timeoutMs,
+      probeIntervalMs: 20,
+      tailMs: TAIL_MS,
+      serverEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      goals: GOALS,
+    },
     skipped,
     attacks: results,
   };

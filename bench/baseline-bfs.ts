@@ -17,13 +17,50 @@ type Query = {
 };
 
 const JUMPS: Record<string, number[][]> = {
-  KING: [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]],
-  KNIGHT: [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]],
+  KING: [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ],
+  KNIGHT: [
+    [1, 2],
+    [2, 1],
+    [2, -1],
+    [1, -2],
+    [-1, -2],
+    [-2, -1],
+    [-2, 1],
+    [-1, 2],
+  ],
 };
 const RAYS: Record<string, number[][]> = {
-  ROOK: [[1, 0], [-1, 0], [0, 1], [0, -1]],
-  BISHOP: [[1, 1], [1, -1], [-1, 1], [-1, -1]],
-  QUEEN: [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]],
+  ROOK: [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+  ],
+  BISHOP: [
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ],
+  QUEEN: [
+    [1, 0],
+    [-1, 0],
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [1, -1],
+    [-1, 1],
+    [-1, -1],
+  ],
 };
 
 function parseName(name: string, files: number): number {
@@ -35,13 +72,22 @@ function parseName(name: string, files: number): number {
 }
 
 /** Squares one move from `u` (or, with `back`, one move before `u`). */
-function neighbours(piece: string, files: number, ranks: number, open: Uint8Array, u: number, back: boolean, out: number[]): void {
+function neighbours(
+  piece: string,
+  files: number,
+  ranks: number,
+  open: Uint8Array,
+  u: number,
+  back: boolean,
+  out: number[],
+): void {
   out.length = 0;
   const f = u % files;
   const r = (u - f) / files;
   const inside = (x: number, y: number) => x >= 0 && x < files && y >= 0 && y < ranks;
   if (JUMPS[piece]) {
-    for (const [dx, dy] of JUMPS[piece]) if (inside(f + dx, r + dy) && open[(r + dy) * files + f + dx]) out.push((r + dy) * files + f + dx);
+    for (const [dx, dy] of JUMPS[piece])
+      if (inside(f + dx, r + dy) && open[(r + dy) * files + f + dx]) out.push((r + dy) * files + f + dx);
   } else if (RAYS[piece]) {
     for (const [dx, dy] of RAYS[piece]) {
       for (let x = f + dx, y = r + dy; inside(x, y) && open[y * files + x]; x += dx, y += dy) out.push(y * files + x);
@@ -78,27 +124,46 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
   const queue = new Int32Array(n);
   let head = 0;
   let tail = 0;
-  for (const s of sources) if (dist[s] < 0) { dist[s] = 0; queue[tail++] = s; }
+  for (const s of sources)
+    if (dist[s] < 0) {
+      dist[s] = 0;
+      queue[tail++] = s;
+    }
   let found = -1;
   const nb: number[] = [];
   while (head < tail) {
     const u = queue[head++];
     if (found >= 0 && dist[u] > found) break;
-    if (isTarget[u]) { found = dist[u]; continue; }
+    if (isTarget[u]) {
+      found = dist[u];
+      continue;
+    }
     if (found >= 0) continue;
     neighbours(q.piece, files, ranks, open, u, false, nb);
-    for (const v of nb) if (dist[v] < 0) { dist[v] = dist[u] + 1; queue[tail++] = v; }
+    for (const v of nb)
+      if (dist[v] < 0) {
+        dist[v] = dist[u] + 1;
+        queue[tail++] = v;
+      }
   }
   if (found < 0) return null;
   const back = new Int32Array(n).fill(-1);
   head = 0;
   tail = 0;
-  for (let v = 0; v < n; v++) if (isTarget[v] && dist[v] === found) { back[v] = 0; queue[tail++] = v; }
+  for (let v = 0; v < n; v++)
+    if (isTarget[v] && dist[v] === found) {
+      back[v] = 0;
+      queue[tail++] = v;
+    }
   while (head < tail) {
     const u = queue[head++];
     if (back[u] === found) continue;
     neighbours(q.piece, files, ranks, open, u, true, nb);
-    for (const v of nb) if (back[v] < 0 && dist[v] === found - back[u] - 1) { back[v] = back[u] + 1; queue[tail++] = v; }
+    for (const v of nb)
+      if (back[v] < 0 && dist[v] === found - back[u] - 1) {
+        back[v] = back[u] + 1;
+        queue[tail++] = v;
+      }
   }
   const layers: number[][] = Array.from({ length: found + 1 }, () => []);
   for (let v = 0; v < n; v++) if (dist[v] >= 0 && back[v] >= 0 && dist[v] + back[v] === found) layers[dist[v]].push(v);

@@ -4,7 +4,7 @@
  * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
  */
 import { writeFileSync } from 'node:fs';
-import { solve, squareName, formatBitboard, PIECES, type PathQuery } from '../src/engine/index.js';
+import { formatBitboard, type PathQuery, PIECES, solve, squareName } from '../src/engine/index.js';
 import { baselineBfs } from './baseline-bfs.js';
 import { seededRandom } from './rng.js';
 
@@ -96,9 +96,10 @@ function crossCheck(name: string, queries: PathQuery[]): void {
   for (const q of queries) {
     const a = solve(q);
     const b = baselineBfs(q);
-    const same = b === null
-      ? !a.reachable
-      : a.distance === b.distance && a.layers.every((l, k) => l.indices.join() === b.layers[k].join());
+    const same =
+      b === null
+        ? !a.reachable
+        : a.distance === b.distance && a.layers.every((l, k) => l.indices.join() === b.layers[k].join());
     if (!same) throw new Error(`${name}: engine and baseline disagree on ${JSON.stringify(q).slice(0, 200)}`);
   }
 }
@@ -117,17 +118,30 @@ const results = workloads.map(({ name, queries, target }) => {
   const engine = throughput(queries, solveDistanceAndLayers, seconds * 1000);
   const distances = queries.map((q) => solve(q).distance ?? -1).filter((d) => d >= 0);
   const meanDistance = distances.reduce((a, b) => a + b, 0) / Math.max(1, distances.length);
-  return { workload: name, queries: queries.length, meanDistance: Number(meanDistance.toFixed(1)), solvePerSec: Math.round(engine), bfsPerSec: Math.round(bfs), ratio: Number((engine / bfs).toFixed(1)), target };
+  return {
+    workload: name,
+    queries: queries.length,
+    meanDistance: Number(meanDistance.toFixed(1)),
+    solvePerSec: Math.round(engine),
+    bfsPerSec: Math.round(bfs),
+    ratio: Number((engine / bfs).toFixed(1)),
+    target,
+  };
 });
 
 console.log(`node ${process.version}, ${seconds}s per measurement`);
-console.table(results.map((r) => ({
-  workload: r.workload,
-  'mean D': r.meanDistance,
-  'solve/s': r.solvePerSec.toLocaleString('en-US'),
-  'BFS/s': r.bfsPerSec.toLocaleString('en-US'),
-  ratio: `${r.ratio}x`,
-  target: `${r.target}x`,
-})));
-writeFileSync(new URL('./results.json', import.meta.url), JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2) + '\n');
+console.table(
+  results.map((r) => ({
+    workload: r.workload,
+    'mean D': r.meanDistance,
+    'solve/s': r.solvePerSec.toLocaleString('en-US'),
+    'BFS/s': r.bfsPerSec.toLocaleString('en-US'),
+    ratio: `${r.ratio}x`,
+    target: `${r.target}x`,
+  })),
+);
+writeFileSync(
+  new URL('./results.json', import.meta.url),
+  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+);
 if (sink === 42) console.log('');

@@ -24,7 +24,7 @@
  * seconds per scenario (default 10), BENCH_CONNECTIONS (default 50), BENCH_URL to measure only the
  * server-A scenarios against a server already running.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -78,7 +78,9 @@ function randomBatch(random: () => number = Math.random) {
 
 const body = (query: string, variables?: unknown) => JSON.stringify({ query, variables });
 
-async function startServerProcess(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+async function startServerProcess(
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-bench-'));
   const args = ['--import', 'tsx', join(root, 'src/server.ts')];
@@ -104,7 +106,10 @@ async function startServerProcess(env: Record<string, string> = {}): Promise<{ u
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const settings = Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+  const settings =
+    Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ') || 'defaults';
   console.log(`server (${settings}): ${args.join(' ')} (pid ${child.pid}) at ${url}`);
   const stop = async () => {
     child.kill('SIGTERM');
@@ -115,7 +120,11 @@ async function startServerProcess(env: Record<string, string> = {}): Promise<{ u
 }
 
 async function post(url: string, text: string): Promise<unknown> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   const json = (await res.json()) as { errors?: unknown };
   if (json.errors) throw new Error(`warm-up failed: ${JSON.stringify(json.errors).slice(0, 300)}`);
   return json;
@@ -142,12 +151,16 @@ async function run(name: string, url: string, request: AutocannonRequest): Promi
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
-  console.log(`  ${name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   non-2xx ${row.non2xx}`);
+  console.log(
+    `  ${name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   p50 ${String(row.p50).padStart(4)} ms   p99 ${String(row.p99).padStart(4)} ms   errors ${row.errors}   non-2xx ${row.non2xx}`,
+  );
   return row;
 }
 
 const BATCH_WARM = body(BATCH_QUERY, { q: randomBatch(seededRandom(20261122)) });
-const cold = (): AutocannonRequest => ({ setupRequest: (req) => ({ ...req, body: body(BATCH_QUERY, { q: randomBatch() }) }) });
+const cold = (): AutocannonRequest => ({
+  setupRequest: (req) => ({ ...req, body: body(BATCH_QUERY, { q: randomBatch() }) }),
+});
 
 /** Runs `scenarios` against one server (started here with `env`, or `external`). */
 async function onServer(
@@ -183,24 +196,30 @@ async function main(): Promise<void> {
   const rows = [...a];
   if (!external) {
     rows.push(...(await onServer('B', { RESPONSE_CACHE_SIZE: '0' }, undefined, [trivial, seed, warm])));
-    rows.push(
-      ...(await onServer('C', { RESPONSE_CACHE_SIZE: '0', RESULT_MEMO_SIZE: '0' }, undefined, [warm])),
-    );
+    rows.push(...(await onServer('C', { RESPONSE_CACHE_SIZE: '0', RESULT_MEMO_SIZE: '0' }, undefined, [warm])));
   }
   const rps = (name: string) => rows.find((r) => r.name === name)?.rps ?? NaN;
   const ratio = (x: number, y: number) => (x / y).toFixed(2);
   const coldRps = rps('A (c) batch of 100, cold');
   console.log('');
-  console.log(`ratio (a) / trivial, A (response cache): ${ratio(rps('A (a) seed example, cached'), rps('A trivial { __typename }'))} (target >= 0.7)`);
+  console.log(
+    `ratio (a) / trivial, A (response cache): ${ratio(rps('A (a) seed example, cached'), rps('A trivial { __typename }'))} (target >= 0.7)`,
+  );
   if (!external) {
-    console.log(`ratio (a) / trivial, B (memo, executed):  ${ratio(rps('B (a) seed example, cached'), rps('B trivial { __typename }'))}`);
+    console.log(
+      `ratio (a) / trivial, B (memo, executed):  ${ratio(rps('B (a) seed example, cached'), rps('B trivial { __typename }'))}`,
+    );
   }
-  console.log(`warm / cold, A (response cache):        ${ratio(rps('A (b) batch of 100, warm'), coldRps)} (target >= 3)`);
+  console.log(
+    `warm / cold, A (response cache):        ${ratio(rps('A (b) batch of 100, warm'), coldRps)} (target >= 3)`,
+  );
   if (!external) {
     console.log(`warm / cold, B (memo):                  ${ratio(rps('B (b) batch of 100, warm'), coldRps)}`);
     console.log(`warm / cold, C (SQLite):                ${ratio(rps('C (b) batch of 100, warm'), coldRps)}`);
   }
-  console.log(`queries per second, cold: ${(coldRps * 100).toFixed(0)}, warm (A): ${(rps('A (b) batch of 100, warm') * 100).toFixed(0)}`);
+  console.log(
+    `queries per second, cold: ${(coldRps * 100).toFixed(0)}, warm (A): ${(rps('A (b) batch of 100, warm') * 100).toFixed(0)}`,
+  );
   const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
   if (failed.length > 0) {
     console.error(`errors in: ${failed.map((r) => r.name).join(', ')}`);

@@ -22,7 +22,7 @@
  * Options (env): LOAD_SECONDS (30), LOAD_CONNECTIONS (100), LOAD_WARMUP_SECONDS (3),
  * LOAD_SKIP_BUILD=1 to use dist/ as it is.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, tmpdir } from 'node:os';
@@ -80,10 +80,18 @@ type Kind = keyof typeof MIX;
 
 const SEED = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
 /** The cached set: the seed and 100 distinct 8 x 8 questions. */
-const CACHED = [SEED, ...Array.from({ length: 100 }, (_, i) => ({ piece: PIECES[i % 5], from: [square(i % 64)], to: [square((i * 37 + 11) % 64)] }))];
+const CACHED = [
+  SEED,
+  ...Array.from({ length: 100 }, (_, i) => ({
+    piece: PIECES[i % 5],
+    from: [square(i % 64)],
+    to: [square((i * 37 + 11) % 64)],
+  })),
+];
 
 const PATH_QUERY = 'query Path($q: PathQuery!) { shortestPaths(query: $q) { key distance layers { squares } cached } }';
-const SAVE = 'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
+const SAVE =
+  'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
 const body = (query: string, variables: unknown) => JSON.stringify({ query, variables });
 const pickCached = () => CACHED[Math.floor(Math.random() * CACHED.length)];
 
@@ -91,7 +99,11 @@ function requestBody(kind: Kind): string {
   if (kind === 'cached') return body(PATH_QUERY, { q: pickCached() });
   if (kind === 'uncached') return body(PATH_QUERY, { q: randomQuestion() });
   return body(SAVE, {
-    i: { title: `load ${Math.random().toString(36).slice(2)}`, notes: 'bench:load', queries: [pickCached(), pickCached(), randomQuestion()] },
+    i: {
+      title: `load ${Math.random().toString(36).slice(2)}`,
+      notes: 'bench:load',
+      queries: [pickCached(), pickCached(), randomQuestion()],
+    },
   });
 }
 
@@ -124,13 +136,22 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-load-'));
   const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
     cwd: root,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${join(dir, 'load.db')}` },
+    env: {
+      ...process.env,
+      ...SERVER_ENV,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: `file:${join(dir, 'load.db')}`,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const status = await fetch(`${url}/health`).then((r) => r.status, () => 0);
+    const status = await fetch(`${url}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return { url, child, dir };
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -156,7 +177,11 @@ function rssKb(pid: number): number {
 }
 
 async function post(url: string, text: string): Promise<{ data?: any; errors?: unknown }> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: text,
+  });
   return (await res.json()) as { data?: any; errors?: unknown };
 }
 
@@ -181,11 +206,17 @@ interface Tally {
   latency: Record<Kind, number[]>;
 }
 
-const newTally = (): Tally => ({ sent: { cached: 0, uncached: 0, save: 0 }, failed: {}, samples: [], latency: { cached: [], uncached: [], save: [] } });
+const newTally = (): Tally => ({
+  sent: { cached: 0, uncached: 0, save: 0 },
+  failed: {},
+  samples: [],
+  latency: { cached: [], uncached: [], save: [] },
+});
 
 function percentiles(values: number[]): { p50: number; p99: number; max: number } {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => (sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]));
+  const at = (q: number) =>
+    sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
   return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted[sorted.length - 1] ?? 0) };
 }
 
@@ -209,7 +240,9 @@ function loadRequests(tally: Tally): AutocannonRequest[] {
         if (status !== 200) why = `HTTP ${status}`;
         else if (text.includes('"errors"')) {
           try {
-            const codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map((e) => e.extensions?.code ?? '?');
+            const codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map(
+              (e) => e.extensions?.code ?? '?',
+            );
             why = codes.length > 0 ? codes.join('+') : '';
           } catch {
             why = 'unparsable answer';
@@ -236,7 +269,10 @@ async function main(): Promise<void> {
   try {
     // The cached set: asked once, then until the cache answers it.
     for (let attempt = 0; attempt < 50; attempt++) {
-      const res = await post(server.url, body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }', { q: CACHED }));
+      const res = await post(
+        server.url,
+        body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }', { q: CACHED }),
+      );
       if (res.errors) throw new Error(`warm-up failed: ${JSON.stringify(res.errors).slice(0, 300)}`);
       if ((res.data.shortestPathsBatch as { cached: boolean }[]).every((r) => r.cached)) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -251,9 +287,18 @@ async function main(): Promise<void> {
         `${MIX.uncached * 100} % uncached paths / ${MIX.save * 100} % analysis saves; server pid ${pid}, ${JSON.stringify(SERVER_ENV)}`,
     );
     const tally = newTally();
-    const result = await autocannon({ url: server.url, connections, duration: seconds, timeout: 10, requests: loadRequests(tally) });
+    const result = await autocannon({
+      url: server.url,
+      connections,
+      duration: seconds,
+      timeout: 10,
+      requests: loadRequests(tally),
+    });
 
-    const healthAfter = await fetch(`${server.url}/health`).then((r) => r.status, () => 0);
+    const healthAfter = await fetch(`${server.url}/health`).then(
+      (r) => r.status,
+      () => 0,
+    );
     const metrics = metricsOf(await (await fetch(`${server.url}/metrics`)).text(), [
       'chess_paths_graphql_errors_total',
       'chess_paths_engine_solves_total',
@@ -275,18 +320,30 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
-      commit: spawnSync('git', ['describe', '--always', '--dirty'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null,
+      commit:
+        spawnSync('git', ['describe', '--always', '--dirty'], { cwd: root, encoding: 'utf8' }).stdout.trim() || null,
       config: { seconds, connections, warmupSeconds, mix: MIX, serverEnv: SERVER_ENV, entry: 'dist/server.js' },
       results: {
         requests: result.requests.total,
         requestsPerSecond: Math.round(result.requests.average),
-        latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, p99_9: result.latency.p99_9, max: result.latency.max, mean: result.latency.mean },
+        latencyMs: {
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          p99_9: result.latency.p99_9,
+          max: result.latency.max,
+          mean: result.latency.mean,
+        },
         errors: result.errors,
         timeouts: result.timeouts,
         non2xx: result.non2xx,
         statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
         sentByKind: tally.sent,
-        latencyByKindMs: { cached: percentiles(tally.latency.cached), uncached: percentiles(tally.latency.uncached), save: percentiles(tally.latency.save) },
+        latencyByKindMs: {
+          cached: percentiles(tally.latency.cached),
+          uncached: percentiles(tally.latency.uncached),
+          save: percentiles(tally.latency.save),
+        },
         failedByKind: tally.failed,
         failureSamples: tally.samples,
       },
@@ -305,7 +362,10 @@ async function main(): Promise<void> {
     const rows: [string, string][] = [
       ['requests (total)', String(report.results.requests)],
       ['requests/s', String(report.results.requestsPerSecond)],
-      ['latency p50 / p90 / p99 / max', `${result.latency.p50} / ${result.latency.p90} / ${result.latency.p99} / ${result.latency.max} ms`],
+      [
+        'latency p50 / p90 / p99 / max',
+        `${result.latency.p50} / ${result.latency.p90} / ${result.latency.p99} / ${result.latency.max} ms`,
+      ],
       ['sent: cached / uncached / saves', `${tally.sent.cached} / ${tally.sent.uncached} / ${tally.sent.save}`],
       ...(['cached', 'uncached', 'save'] as const).map((kind): [string, string] => {
         const p = report.results.latencyByKindMs[kind];
@@ -314,15 +374,20 @@ async function main(): Promise<void> {
       ['errors (socket) / timeouts', `${result.errors} / ${result.timeouts}`],
       ['non-2xx', String(result.non2xx)],
       ['answers with GraphQL errors', String(graphqlFailures)],
-      ['server RSS before / peak / after', `${report.server.rssBeforeLoadMb} / ${report.server.peakRssMb} / ${report.server.rssAfterLoadMb} MB`],
+      [
+        'server RSS before / peak / after',
+        `${report.server.rssBeforeLoadMb} / ${report.server.peakRssMb} / ${report.server.rssAfterLoadMb} MB`,
+      ],
       ['analyses saved', String(report.server.analysesSaved)],
       ['/health after', String(healthAfter)],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     console.log(rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n'));
-    if (tally.samples.length > 0) console.log(`failures: ${JSON.stringify(tally.failed)}\n  ${tally.samples.join('\n  ')}`);
+    if (tally.samples.length > 0)
+      console.log(`failures: ${JSON.stringify(tally.failed)}\n  ${tally.samples.join('\n  ')}`);
     console.log('written to bench/load-results.json');
-    if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0 || graphqlFailures > 0 || healthAfter !== 200) process.exitCode = 1;
+    if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0 || graphqlFailures > 0 || healthAfter !== 200)
+      process.exitCode = 1;
   } finally {
     clearInterval(sampler);
     server.child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 /** What the HTTP benchmarks (`bench/http.ts`, `bench/load.ts`) share: 8 x 8 questions and a free port. */
 import { createServer } from 'node:net';
-import { squareName, STANDARD_BOARD } from '../src/engine/index.js';
+import { STANDARD_BOARD, squareName } from '../src/engine/index.js';
 
 /** Name of an 8 x 8 square index. */
 export const square = (i: number): string => squareName(i, STANDARD_BOARD);
@@ -14,7 +14,12 @@ export function randomQuestion(random: () => number = Math.random) {
   const to = Math.floor(random() * 64);
   let mask = 0n;
   for (let i = 0; i < 64; i++) if (random() < 0.8 || i === from || i === to) mask |= 1n << BigInt(i);
-  return { piece: PIECES[Math.floor(random() * 5)], from: [square(from)], to: [square(to)], mask: `0x${mask.toString(16).padStart(16, '0')}` };
+  return {
+    piece: PIECES[Math.floor(random() * 5)],
+    from: [square(from)],
+    to: [square(to)],
+    mask: `0x${mask.toString(16).padStart(16, '0')}`,
+  };
 }
 
 /** A TCP port free on 127.0.0.1 right now. */

@@ -9,7 +9,7 @@
 import { prepareQuery, squareName } from '../src/engine/index.js';
 import { INLINE_WEIGHT } from '../src/graphql/work/dispatch.js';
 import { EnginePool } from '../src/graphql/work/pool.js';
-import { runTask, wireOf, type ProblemWire } from '../src/graphql/work/tasks.js';
+import { type ProblemWire, runTask, wireOf } from '../src/graphql/work/tasks.js';
 
 const ROUNDS = Number(process.env.WORKERS_ROUNDS ?? 300);
 
@@ -27,10 +27,14 @@ console.log('board     piece   main thread   via a worker   worker / main');
 for (const side of [8, 16, 24, 32, 48, 64]) {
   for (const piece of ['KING', 'QUEEN'] as const) {
     const board = { files: side, ranks: side };
-    const wire: ProblemWire = wireOf(prepareQuery({ piece, board, from: ['a1'], to: [squareName(side * side - 1, board)] }));
+    const wire: ProblemWire = wireOf(
+      prepareQuery({ piece, board, from: ['a1'], to: [squareName(side * side - 1, board)] }),
+    );
     const here = await time(ROUNDS, () => runTask({ kind: 'solve', items: [wire] }));
     const there = await time(ROUNDS, () => pool.run({ kind: 'solve', items: [wire] }));
-    console.log(`${`${side} x ${side}`.padEnd(10)}${piece.padEnd(8)}${`${here.toFixed(1)} us`.padStart(11)}${`${there.toFixed(1)} us`.padStart(15)}${`${(there / here).toFixed(2)}`.padStart(16)}`);
+    console.log(
+      `${`${side} x ${side}`.padEnd(10)}${piece.padEnd(8)}${`${here.toFixed(1)} us`.padStart(11)}${`${there.toFixed(1)} us`.padStart(15)}${`${(there / here).toFixed(2)}`.padStart(16)}`,
+    );
   }
 }
 await pool.close();

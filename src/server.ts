@@ -13,19 +13,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { GRAPHQL_PATH, createApollo } from './graphql/apollo.js';
-import type { Services } from './graphql/services.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { Admission } from './graphql/admission.js';
+import { createApollo, GRAPHQL_PATH } from './graphql/apollo.js';
+import { CacheWriter } from './graphql/cache-writer.js';
 import { defaultEngine, type EngineApi } from './graphql/engine-api.js';
+import { EngineBudget } from './graphql/engine-budget.js';
+import { isRequestError } from './graphql/errors.js';
 import { GraphqlGateway } from './graphql/gateway.js';
 import { HotResults } from './graphql/hot-results.js';
 import { PreparedQueries } from './graphql/prepared-queries.js';
-import { CacheWriter } from './graphql/cache-writer.js';
-import { EngineBudget } from './graphql/engine-budget.js';
-import { Admission } from './graphql/admission.js';
+import type { Services } from './graphql/services.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
-import { isRequestError } from './graphql/errors.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -102,7 +102,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   let openFailure: string | undefined;
   let stopping = false;
 
-  const pool = deps.workers === false ? undefined : new EnginePool({ threads: config.workerThreads, maxQueue: config.workQueue });
+  const pool =
+    deps.workers === false ? undefined : new EnginePool({ threads: config.workerThreads, maxQueue: config.workQueue });
   const cacheWriter = new CacheWriter({
     store: () => store,
     metrics,

@@ -4,8 +4,9 @@
  * `SquareSet` view handed to callers. Words are stored as signed int32 (what JS bit operators
  * produce); `>>> 0` turns one unsigned where it matters.
  */
-import { InputError, type InputPath } from './errors.js';
+
 import { describeBoard, wordsFor } from './board.js';
+import { InputError, type InputPath } from './errors.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -61,7 +62,7 @@ export function formatWords(words: ArrayLike<number>, offset: number, n: number)
       out += i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
     }
   }
-  return '0x' + (out.length < digits ? '0'.repeat(digits - out.length) + out : out.slice(out.length - digits));
+  return `0x${out.length < digits ? '0'.repeat(digits - out.length) + out : out.slice(out.length - digits)}`;
 }
 
 /** Text form of a square set on a board. */
@@ -94,7 +95,7 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
   let w = 0;
   for (; pos >= 2; w++) {
     let word = 0;
-    const stop = pos - 8 < 1 ? 1 : pos - 8;
+    const stop = Math.max(pos - 8, 1);
     for (let shift = 0; pos > stop; pos--, shift += 4) {
       const c = text.charCodeAt(pos);
       const d = c < 128 ? HEX_VALUE[c] : -1;
@@ -145,7 +146,11 @@ export function parseBitboard(text: string, board: Board, path: InputPath = ['ma
 
 /** The `InputError` for a `parseWordsInto` failure, naming the board. */
 export function bitboardError(path: InputPath, text: unknown, problem: string, board: Board): InputError {
-  return new InputError(path, text, problem === BEYOND_BOARD ? `has a square beyond the ${describeBoard(board)} board` : problem);
+  return new InputError(
+    path,
+    text,
+    problem === BEYOND_BOARD ? `has a square beyond the ${describeBoard(board)} board` : problem,
+  );
 }
 
 /** A square set over `words[offset .. offset + ceil(n/32))`; each view is built when read. */
@@ -171,7 +176,9 @@ export class WordSquareSet implements SquareSet {
   }
 
   get count(): number {
-    return this.cachedIndices?.length ?? countBits(this.words, this.offset, wordsFor(this.board.files * this.board.ranks));
+    return (
+      this.cachedIndices?.length ?? countBits(this.words, this.offset, wordsFor(this.board.files * this.board.ranks))
+    );
   }
 
   /** True when square `index` is in the set. */

@@ -5,8 +5,9 @@
  * and side to move matter for paths; the other fields are checked so that a typo is reported
  * rather than ignored.
  */
-import { describeBoard, STANDARD_BOARD, wordsFor } from './board.js';
+
 import { WordSquareSet } from './bitset.js';
+import { describeBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { squareIndexOrMinus1, squareName } from './squares.js';
 import type { Board, Color, Role, SquareSet } from './types.js';
@@ -46,7 +47,9 @@ export function parseFen(fen: string, board: Board = STANDARD_BOARD, path: Input
   if (fields.length > 6) fail(`has ${fields.length} fields; a FEN has at most 6`);
   const rows = fields[0].split('/');
   if (rows.length !== board.ranks) {
-    fail(`has ${rows.length} rank${rows.length === 1 ? '' : 's'}, but the ${describeBoard(board)} board has ${board.ranks}`);
+    fail(
+      `has ${rows.length} rank${rows.length === 1 ? '' : 's'}, but the ${describeBoard(board)} board has ${board.ranks}`,
+    );
   }
   const { files, ranks } = board;
   const words = new Int32Array(wordsFor(files * ranks));
@@ -70,17 +73,25 @@ export function parseFen(fen: string, board: Board = STANDARD_BOARD, path: Input
       if (file < files) {
         const index = rank * files + file;
         words[index >>> 5] |= 1 << (index & 31);
-        pieces.push({ index, square: squareName(index, board), role, color: c === c.toUpperCase() ? 'WHITE' : 'BLACK' });
+        pieces.push({
+          index,
+          square: squareName(index, board),
+          role,
+          color: c === c.toUpperCase() ? 'WHITE' : 'BLACK',
+        });
       }
       file++;
       i++;
     }
-    if (file !== files) fail(`has ${file} squares in rank ${rank + 1}, but the ${describeBoard(board)} board has ${files} files`);
+    if (file !== files)
+      fail(`has ${file} squares in rank ${rank + 1}, but the ${describeBoard(board)} board has ${files} files`);
   });
   const [, turnField = 'w', castling = '-', enPassant = '-', halfmove = '0', fullmove = '1'] = fields;
   if (turnField !== 'w' && turnField !== 'b') fail(`has side to move "${turnField}"; expected w or b`);
-  if (castling !== '-' && !/^[KQkqA-Za-z]{1,8}$/.test(castling)) fail(`has castling rights "${castling}"; expected - or letters such as KQkq`);
-  if (enPassant !== '-' && squareIndexOrMinus1(enPassant, files, ranks) < 0) fail(`has en-passant square "${enPassant}", which is not - or a square of the board`);
+  if (castling !== '-' && !/^[KQkqA-Za-z]{1,8}$/.test(castling))
+    fail(`has castling rights "${castling}"; expected - or letters such as KQkq`);
+  if (enPassant !== '-' && squareIndexOrMinus1(enPassant, files, ranks) < 0)
+    fail(`has en-passant square "${enPassant}", which is not - or a square of the board`);
   if (!/^\d{1,9}$/.test(halfmove)) fail(`has half-move clock "${halfmove}"; expected a non-negative integer`);
   if (!/^\d{1,9}$/.test(fullmove)) fail(`has full-move number "${fullmove}"; expected a positive integer`);
   pieces.sort((a, b) => a.index - b.index);

@@ -63,7 +63,15 @@ export class WordFill {
   }
 
   /** `dst` = (entries of `src` shifted by `shift`) ∩ `passable`, as a sparse list. */
-  private advance(src: SparseWords, from: number, to: number, delta: number, guard: Int32Array, passable: Int32Array, dst: SparseWords): void {
+  private advance(
+    src: SparseWords,
+    from: number,
+    to: number,
+    delta: number,
+    guard: Int32Array,
+    passable: Int32Array,
+    dst: SparseWords,
+  ): void {
     const acc = this.scratch;
     acc.orShifted(src, from, to, delta, guard);
     dst.n = 0;
@@ -79,7 +87,15 @@ export class WordFill {
    * ORs into `out` every passable square one move from a square of `src` entries `from .. to`
    * (or, with `reverse`, every passable square one move before one).
    */
-  step(piece: Piece, src: SparseWords, from: number, to: number, passable: Int32Array, reverse: boolean, out: Accumulator): void {
+  step(
+    piece: Piece,
+    src: SparseWords,
+    from: number,
+    to: number,
+    passable: Int32Array,
+    reverse: boolean,
+    out: Accumulator,
+  ): void {
     const moves = moveKind(piece);
     if (moves.kind === 'leaper') {
       // Jump sets are symmetric: the reverse step is the forward step.
@@ -110,7 +126,15 @@ export class WordFill {
     }
   }
 
-  private pawnStep(forward: 1 | -1, src: SparseWords, from: number, to: number, passable: Int32Array, reverse: boolean, out: Accumulator): void {
+  private pawnStep(
+    forward: 1 | -1,
+    src: SparseWords,
+    from: number,
+    to: number,
+    passable: Int32Array,
+    reverse: boolean,
+    out: Accumulator,
+  ): void {
     const geo = this.geo;
     const all = geo.all;
     const home = pawnHomeRank(forward, geo.ranks);
@@ -137,7 +161,12 @@ export class WordFill {
    * Solves one problem. Returns the distance D and the layers, or null when T' is unreachable
    * (including S' or T' empty). `sources` and `targets` must already be within `passable`.
    */
-  solve(piece: Piece, passable: Int32Array, sources: Int32Array, targets: Int32Array): { distance: number; layers: SparseLayers } | null {
+  solve(
+    piece: Piece,
+    passable: Int32Array,
+    sources: Int32Array,
+    targets: Int32Array,
+  ): { distance: number; layers: SparseLayers } | null {
     const frontiers = this.frontiers;
     const starts: number[] = [0];
     const reached = this.forward(piece, passable, sources, targets, starts, null);
@@ -198,7 +227,14 @@ export class WordFill {
    * when a frontier meets `targets` (returns its step) or the fill stops (returns -1). With
    * `dist`, records each square's step.
    */
-  private forward(piece: Piece, passable: Int32Array, sources: Int32Array, targets: Int32Array | null, starts: number[], dist: Int32Array | null): number {
+  private forward(
+    piece: Piece,
+    passable: Int32Array,
+    sources: Int32Array,
+    targets: Int32Array | null,
+    starts: number[],
+    dist: Int32Array | null,
+  ): number {
     const frontiers = this.frontiers;
     const visited = this.visited;
     const out = this.out;

@@ -6,9 +6,9 @@
  * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
 import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
+import { wordsFor } from './board.js';
 import type { SparseLayers } from './fill.js';
 import { layerCount, type PackedLayers } from './packed.js';
-import { wordsFor } from './board.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -103,7 +103,6 @@ class SparseSquareSet implements SquareSet {
     return n;
   }
 }
-
 
 /** Layers as packed square lists (results moved between threads or read from a store). */
 export class PackedLayerStore implements LayerStore {

@@ -10,10 +10,38 @@ import type { Piece } from './types.js';
 /** A (file, rank) offset. */
 export type Jump = readonly [df: number, dr: number];
 
-const KING_JUMPS: readonly Jump[] = [[1, 0], [-1, 0], [0, 1], [0, -1], [1, 1], [1, -1], [-1, 1], [-1, -1]];
-const KNIGHT_JUMPS: readonly Jump[] = [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]];
-const ROOK_DIRECTIONS: readonly Jump[] = [[1, 0], [-1, 0], [0, 1], [0, -1]];
-const BISHOP_DIRECTIONS: readonly Jump[] = [[1, 1], [1, -1], [-1, 1], [-1, -1]];
+const KING_JUMPS: readonly Jump[] = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
+const KNIGHT_JUMPS: readonly Jump[] = [
+  [1, 2],
+  [2, 1],
+  [2, -1],
+  [1, -2],
+  [-1, -2],
+  [-2, -1],
+  [-2, 1],
+  [-1, 2],
+];
+const ROOK_DIRECTIONS: readonly Jump[] = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+];
+const BISHOP_DIRECTIONS: readonly Jump[] = [
+  [1, 1],
+  [1, -1],
+  [-1, 1],
+  [-1, -1],
+];
 const QUEEN_DIRECTIONS: readonly Jump[] = [...ROOK_DIRECTIONS, ...BISHOP_DIRECTIONS];
 
 /** How a piece moves, in one of three shapes. */
@@ -25,13 +53,20 @@ export type MoveKind =
 /** The move table of a piece. */
 export function moveKind(piece: Piece): MoveKind {
   switch (piece) {
-    case 'KING': return { kind: 'leaper', jumps: KING_JUMPS };
-    case 'KNIGHT': return { kind: 'leaper', jumps: KNIGHT_JUMPS };
-    case 'ROOK': return { kind: 'slider', directions: ROOK_DIRECTIONS };
-    case 'BISHOP': return { kind: 'slider', directions: BISHOP_DIRECTIONS };
-    case 'QUEEN': return { kind: 'slider', directions: QUEEN_DIRECTIONS };
-    case 'WHITE_PAWN': return { kind: 'pawn', forward: 1 };
-    case 'BLACK_PAWN': return { kind: 'pawn', forward: -1 };
+    case 'KING':
+      return { kind: 'leaper', jumps: KING_JUMPS };
+    case 'KNIGHT':
+      return { kind: 'leaper', jumps: KNIGHT_JUMPS };
+    case 'ROOK':
+      return { kind: 'slider', directions: ROOK_DIRECTIONS };
+    case 'BISHOP':
+      return { kind: 'slider', directions: BISHOP_DIRECTIONS };
+    case 'QUEEN':
+      return { kind: 'slider', directions: QUEEN_DIRECTIONS };
+    case 'WHITE_PAWN':
+      return { kind: 'pawn', forward: 1 };
+    case 'BLACK_PAWN':
+      return { kind: 'pawn', forward: -1 };
   }
 }
 

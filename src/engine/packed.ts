@@ -138,7 +138,10 @@ export function decodeLayers(bytes: Uint8Array, n: number): PackedLayers {
  * leading by a move into the layer after. Throws an `Error` naming the fault. (It cannot tell a
  * layered graph that is not the shortest one: that would take solving again.)
  */
-export function checkPacked(packed: PackedLayers, problem: { piece: Piece; board: Board; data: Words; words: number }): void {
+export function checkPacked(
+  packed: PackedLayers,
+  problem: { piece: Piece; board: Board; data: Words; words: number },
+): void {
   const { data, words } = problem;
   const { squares, starts } = packed;
   const count = layerCount(packed);
@@ -156,7 +159,8 @@ export function checkPacked(packed: PackedLayers, problem: { piece: Piece; board
       if (k === count - 1 && bit(2 * words, v) === 0) throw new Error('stored last layer is not within the targets');
     }
   }
-  if (count > 0 && (starts[0] !== 0 || starts[count] !== squares.length)) throw new Error('stored layer offsets do not cover the squares');
+  if (count > 0 && (starts[0] !== 0 || starts[count] !== squares.length))
+    throw new Error('stored layer offsets do not cover the squares');
   checkMoves(packed, problem);
 }
 
@@ -186,7 +190,8 @@ function checkMoves(packed: PackedLayers, problem: { piece: Piece; board: Board;
       if (!leads) throw new Error(`stored square ${squares[i]} of layer ${k} leads nowhere in layer ${k + 1}`);
     }
     for (let i = starts[k + 1]; i < starts[k + 2]; i++) {
-      if (!reached[squares[i]]) throw new Error(`stored square ${squares[i]} of layer ${k + 1} is reached from no square of layer ${k}`);
+      if (!reached[squares[i]])
+        throw new Error(`stored square ${squares[i]} of layer ${k + 1} is reached from no square of layer ${k}`);
     }
   }
 }

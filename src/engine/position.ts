@@ -56,12 +56,17 @@ export function attackedSquares(position: ParsedPosition, color: Color, skip = -
 }
 
 /** The path question of `Position.paths(from, to, avoidAttacked)`. */
-export function positionQuery(position: ParsedPosition, from: string, to: readonly string[], avoidAttacked: boolean): PathQuery {
+export function positionQuery(
+  position: ParsedPosition,
+  from: string,
+  to: readonly string[],
+  avoidAttacked: boolean,
+): PathQuery {
   const board = position.board;
   const index = parseSquare(from, board, ['from']);
   const mover = position.pieces.find((p) => p.index === index);
   if (mover === undefined) throw new InputError(['from'], from, 'has no piece in this position');
-  to.forEach((name, i) => parseSquare(name, board, ['to', i]));
+  for (let i = 0; i < to.length; i++) parseSquare(to[i], board, ['to', i]);
   const query: PathQuery = { piece: pieceOf(mover.role, mover.color), from: [from], to, board, fen: position.fen };
   if (avoidAttacked) {
     const attacked = attackedSquares(position, mover.color === 'WHITE' ? 'BLACK' : 'WHITE', index);

@@ -5,12 +5,12 @@
  * whatever input described them (a FEN or the equivalent mask, names in any order or case).
  */
 import { createHash } from 'node:crypto';
-import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
+import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
 import { parseSquare } from './squares.js';
-import { PIECES, type Board, type CanonicalProblem, type PathQuery, type Piece } from './types.js';
+import { type Board, type CanonicalProblem, type PathQuery, PIECES, type Piece } from './types.js';
 
 /** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
 export type Words = Int32Array | number[];
@@ -71,7 +71,13 @@ export class Prepared {
 /** Checks a piece name. A switch on interned strings is cheaper than a Set lookup here. */
 function checkPiece(piece: unknown, path: InputPath): Piece {
   switch (piece) {
-    case 'KING': case 'QUEEN': case 'ROOK': case 'BISHOP': case 'KNIGHT': case 'WHITE_PAWN': case 'BLACK_PAWN':
+    case 'KING':
+    case 'QUEEN':
+    case 'ROOK':
+    case 'BISHOP':
+    case 'KNIGHT':
+    case 'WHITE_PAWN':
+    case 'BLACK_PAWN':
       return piece;
     default:
       throw new InputError(path, piece, `is not a piece; expected one of ${PIECES.join(', ')}`);
@@ -79,7 +85,13 @@ function checkPiece(piece: unknown, path: InputPath): Piece {
 }
 
 /** Sets the bits of a list of square names into `data` at `offset`. */
-function setSquares(list: readonly string[] | null | undefined, field: string, board: Board, data: Words, offset: number): void {
+function setSquares(
+  list: readonly string[] | null | undefined,
+  field: string,
+  board: Board,
+  data: Words,
+  offset: number,
+): void {
   if (!Array.isArray(list)) throw new InputError([field], list, 'is not a list of squares');
   for (let i = 0; i < list.length; i++) {
     const index = parseSquare(list[i], board, [field, i]);

@@ -4,22 +4,34 @@
  * what nearly every caller reads. Everything else (key, text forms, path count, paths,
  * distance map) is computed on first read and kept, so a caller pays only for what it asks.
  */
-import { STANDARD_BOARD } from './board.js';
+
 import { parseWordsInto, WordSquareSet } from './bitset.js';
+import { STANDARD_BOARD } from './board.js';
 import { InputError } from './errors.js';
 import { wordFillOf } from './fill.js';
 import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHITE_PAWN } from './fill64.js';
 import { geometryOf } from './geometry.js';
-import { DenseLayers, PackedLayerStore, SparseLayerStore, type LayerStore } from './layers.js';
+import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from './layers.js';
 import { checkPacked, type PackedLayers } from './packed.js';
 import { decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
-import { allocateWords, prepareCanonical, prepareQuery, Prepared, type Words } from './query.js';
+import { allocateWords, Prepared, prepareCanonical, prepareQuery, type Words } from './query.js';
 import { squareName } from './squares.js';
-import type { Board, CanonicalProblem, Path, PathConnection, PathQuery, PathResult, Piece, SquareSet } from './types.js';
+import type {
+  Board,
+  CanonicalProblem,
+  Path,
+  PathConnection,
+  PathQuery,
+  PathResult,
+  Piece,
+  SquareSet,
+} from './types.js';
 
 /** Words `offset .. offset + count` of `data` as a typed array (a view where possible). */
 function wordsAt(data: Words, offset: number, count: number): Int32Array {
-  return data instanceof Int32Array ? data.subarray(offset, offset + count) : Int32Array.from(data.slice(offset, offset + count));
+  return data instanceof Int32Array
+    ? data.subarray(offset, offset + count)
+    : Int32Array.from(data.slice(offset, offset + count));
 }
 
 /** Which fill to use: `auto` takes the 8 x 8 fast path on 8 x 8 boards. */
@@ -28,7 +40,13 @@ export interface SolveOptions {
 }
 
 const FAST_CODES: Record<Piece, number> = {
-  KING, QUEEN, ROOK, BISHOP, KNIGHT, WHITE_PAWN, BLACK_PAWN,
+  KING,
+  QUEEN,
+  ROOK,
+  BISHOP,
+  KNIGHT,
+  WHITE_PAWN,
+  BLACK_PAWN,
 };
 
 const NO_LAYERS: LayerStore = new DenseLayers(new Int32Array(0), 0, 0);
@@ -133,7 +151,10 @@ export class Solution implements PathResult {
     const edges = page.paths.map((indices) => ({ cursor: encodePathCursor(indices), node: this.toPath(indices) }));
     return {
       edges,
-      pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.length === 0 ? null : edges[edges.length - 1].cursor },
+      pageInfo: {
+        hasNextPage: page.hasNextPage,
+        endCursor: edges.length === 0 ? null : edges[edges.length - 1].cursor,
+      },
       totalCount: this.pathCount,
     };
   }
@@ -155,7 +176,11 @@ export class Solution implements PathResult {
   get distances(): (number | null)[] {
     if (this.cachedDistances === undefined) {
       const { words, data } = this.prepared;
-      const dist = wordFillOf(geometryOf(this.board)).distances(this.piece, wordsAt(data, 0, words), wordsAt(data, words, words));
+      const dist = wordFillOf(geometryOf(this.board)).distances(
+        this.piece,
+        wordsAt(data, 0, words),
+        wordsAt(data, words, words),
+      );
       this.cachedDistances = Array.from(dist, (d) => (d < 0 ? null : d));
     }
     return this.cachedDistances;
@@ -177,7 +202,12 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     for (let i = 0; i < 2 * d + 2; i++) layers.push(frontiers[i]);
     return new Solution(prepared, new DenseLayers(layers, 2, d + 1), false);
   }
-  const solved = wordFillOf(geometryOf(board)).solve(piece, wordsAt(data, 0, words), wordsAt(data, words, words), wordsAt(data, 2 * words, words));
+  const solved = wordFillOf(geometryOf(board)).solve(
+    piece,
+    wordsAt(data, 0, words),
+    wordsAt(data, words, words),
+    wordsAt(data, 2 * words, words),
+  );
   return new Solution(prepared, solved === null ? NO_LAYERS : new SparseLayerStore(solved.layers), false);
 }
 
@@ -229,11 +259,13 @@ export function restoreResult(problem: CanonicalProblem, layers: readonly string
       any |= v;
       if ((v & ~data[w]) !== 0) throw new Error(`stored layer ${k} leaves the mask`);
       if (k === 0 && (v & ~data[words + w]) !== 0) throw new Error('stored first layer is not within the sources');
-      if (k === layers.length - 1 && (v & ~data[2 * words + w]) !== 0) throw new Error('stored last layer is not within the targets');
+      if (k === layers.length - 1 && (v & ~data[2 * words + w]) !== 0)
+        throw new Error('stored last layer is not within the targets');
     }
     if (any === 0) throw new Error(`stored layer ${k} is empty`);
   });
-  if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
+  if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n))
+    throw new Error('stored path count is invalid');
   return new Solution(prepared, new DenseLayers(dense, words, layers.length), true, pathCount);
 }
 
@@ -250,7 +282,8 @@ export function solutionFromPacked(
   if (options.check) {
     checkPacked(packed, prepared);
     const { pathCount } = options;
-    if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n)) throw new Error('stored path count is invalid');
+    if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n))
+      throw new Error('stored path count is invalid');
   }
   return new Solution(prepared, new PackedLayerStore(packed), options.cached, options.pathCount);
 }

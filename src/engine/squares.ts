@@ -53,10 +53,7 @@ export function fileName(file: number): string {
   return out;
 }
 
-const STANDARD_NAMES: readonly string[] = Array.from(
-  { length: 64 },
-  (_, i) => fileName(i & 7) + String((i >>> 3) + 1),
-);
+const STANDARD_NAMES: readonly string[] = Array.from({ length: 64 }, (_, i) => fileName(i & 7) + String((i >>> 3) + 1));
 
 /** Name of a square index on a board, lower-case. */
 export function squareName(index: number, board: Board): string {

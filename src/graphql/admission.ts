@@ -45,7 +45,8 @@ export class Admission {
 
   /** Waits for a place; resolves with its release (call it once). Throws `OverloadedError`. */
   async acquire(): Promise<() => void> {
-    if (this.#closed) throw new OverloadedError('The service is shutting down: try again in a moment', RETRY_AFTER_SECONDS);
+    if (this.#closed)
+      throw new OverloadedError('The service is shutting down: try again in a moment', RETRY_AFTER_SECONDS);
     if (this.#inFlight < this.options.slots) {
       this.#inFlight++;
       return this.#releaser();

@@ -9,7 +9,10 @@
  */
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Logger } from 'pino';
@@ -17,16 +20,17 @@ import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Admission } from './admission.js';
 import type { Context } from './context.js';
-import { costPlugin, HEAVY_WORK } from './cost.js';
-import { PACE_BYTES } from './response-budget.js';
-import { closeVerdict } from './replay.js';
-import { markLarge, stringifyResult } from './stringify.js';
-import { OverloadedError } from './work/pool.js';
+import { HEAVY_WORK } from './cost.js';
+import { costPlugin } from './cost-plugin.js';
 import { createFormatError, refusal } from './errors.js';
 import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
-import { rateLimitPlugin, RateLimiter } from './rate-limit.js';
+import { RateLimiter, rateLimitPlugin } from './rate-limit.js';
+import { closeVerdict } from './replay.js';
+import { PACE_BYTES } from './response-budget.js';
 import { buildSchema } from './schema.js';
+import { markLarge, stringifyResult } from './stringify.js';
+import { OverloadedError } from './work/pool.js';
 
 /** Path of the GraphQL endpoint. */
 export const GRAPHQL_PATH = '/graphql';
@@ -44,7 +48,10 @@ export function createApollo(options: {
   const armor = new ApolloArmor(armorConfig(limits, !config.introspection)).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
     // Most of the shutdown time goes to requests in flight; the rest to the cache and the database.
-    ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6) }),
+    ApolloServerPluginDrainHttpServer({
+      httpServer,
+      stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6),
+    }),
     // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
     ApolloServerPluginCacheControlDisabled(),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
@@ -73,7 +80,11 @@ export function createApollo(options: {
             if (body.kind === 'single' && body.singleResult.data && contextValue.output.bytes > PACE_BYTES) {
               markLarge(body.singleResult.data);
             }
-            closeVerdict(contextValue.replay, operation?.operation, body.kind !== 'single' || Boolean(body.singleResult.errors?.length));
+            closeVerdict(
+              contextValue.replay,
+              operation?.operation,
+              body.kind !== 'single' || Boolean(body.singleResult.errors?.length),
+            );
           },
         };
       },

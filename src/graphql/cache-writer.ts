@@ -73,7 +73,10 @@ export class CacheWriter {
       this.#queuedBytes += queuedSize(result);
     }
     let excess = 0;
-    while (this.#queue.length > 0 && (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)) {
+    while (
+      this.#queue.length > 0 &&
+      (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)
+    ) {
       this.#queuedBytes -= queuedSize(this.#queue.shift() as PathResult);
       excess++;
     }
@@ -124,7 +127,13 @@ export class CacheWriter {
     batch.forEach((result, i) => {
       const layers = encoded[i];
       if (!(layers instanceof Uint8Array)) return;
-      rows.push({ key: result.key, problem: result.problem, distance: result.distance, layers, pathCount: result.knownPathCount });
+      rows.push({
+        key: result.key,
+        problem: result.problem,
+        distance: result.distance,
+        layers,
+        pathCount: result.knownPathCount,
+      });
     });
     return rows;
   }
@@ -148,7 +157,10 @@ export class CacheWriter {
         const unavailable = err instanceof DatabaseUnavailableError;
         if (!unavailable || performance.now() - this.#lastUnavailableLog >= UNAVAILABLE_LOG_MS) {
           if (unavailable) this.#lastUnavailableLog = performance.now();
-          this.#options.logger.warn({ err, results: batch.length }, 'result cache write failed; answers were served anyway');
+          this.#options.logger.warn(
+            { err, results: batch.length },
+            'result cache write failed; answers were served anyway',
+          );
         }
       }
       if (this.#queue.length > 0 && !this.#hurry) {

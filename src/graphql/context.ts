@@ -9,14 +9,14 @@
  * limit; and whether its response may be replayed from the response cache.
  */
 import type { PathResult } from '../engine/types.js';
-import { EngineBudget } from './engine-budget.js';
 import type { Prepared } from './engine-api.js';
+import { EngineBudget } from './engine-budget.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
+import { newVerdict, type ReplayVerdict, servedHot, servedOther } from './replay.js';
 import { OutputBudget } from './response-budget.js';
-import { newVerdict, servedHot, servedOther, type ReplayVerdict } from './replay.js';
+import type { Services } from './services.js';
 import { WorkDispatcher } from './work/dispatch.js';
 import { createFieldLoader, type FieldLoader } from './work/fields.js';
-import type { Services } from './services.js';
 
 /** What every resolver receives as its context. */
 export interface Context {

@@ -38,30 +38,16 @@
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
  * A request is heavy when work > HEAVY_WORK.
  */
-import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import type {
+  DocumentNode,
+  FieldNode,
+  FragmentDefinitionNode,
+  GraphQLSchema,
+  SelectionNode,
+  SelectionSetNode,
+} from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
-import type { DocumentNode, FieldNode, FragmentDefinitionNode, GraphQLSchema, SelectionNode, SelectionSetNode } from 'graphql';
 import type { Limits } from '../config.js';
-import { ErrorCode, ServiceError } from '../errors.js';
-import { refusal } from './errors.js';
-
-/** An operation whose cost is over MAX_COST. */
-export class CostLimitError extends ServiceError {
-  override readonly name = 'CostLimitError';
-  readonly code = ErrorCode.BadUserInput;
-  constructor(
-    /** The operation's cost. */
-    readonly cost: number,
-    /** MAX_COST. */
-    readonly max: number,
-  ) {
-    super(`Query cost of ${cost} is over the limit of ${max} (MAX_COST)`);
-  }
-
-  override extensions(): Record<string, unknown> {
-    return { limit: 'MAX_COST', max: this.max, cost: this.cost };
-  }
-}
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
 export const OBJECT_COST = 2;
@@ -82,7 +68,10 @@ export const DEFAULT_BOARD_SQUARES = 64;
 export const HEAVY_WORK = 65_536;
 
 /** Cost (compared with MAX_COST) and estimated engine work (compared with HEAVY_WORK) of one operation. */
-export interface OperationCost { cost: number; work: number }
+export interface OperationCost {
+  cost: number;
+  work: number;
+}
 
 /** What `operationCost` needs: the operation is picked from the document as graphql-js would. */
 export interface OperationCostArgs {
@@ -113,10 +102,18 @@ interface SchemaType {
 }
 
 /** Path questions an `Analysis.results` below stands for (how many, their squares in all), and the squares of the enclosing `position`'s board. */
-interface Scope { count: number; squares: number; board: number }
+interface Scope {
+  count: number;
+  squares: number;
+  board: number;
+}
 
 /** A selection's cost, work, and work units per question (those only count beneath a path result). */
-interface Tally { cost: number; work: number; units: number }
+interface Tally {
+  cost: number;
+  work: number;
+  units: number;
+}
 
 /** One walk over an operation; fragment tallies memoised per scope (`active`: fragments being walked). */
 interface Walk {
@@ -136,7 +133,7 @@ export function operationCost(args: OperationCostArgs): OperationCost {
   const variables: Record<string, unknown> = Object.create(null);
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
-    if (args.variables && Object.prototype.hasOwnProperty.call(args.variables, name)) variables[name] = args.variables[name];
+    if (args.variables && Object.hasOwn(args.variables, name)) variables[name] = args.variables[name];
     else if (definition.defaultValue) variables[name] = valueFromASTUntyped(definition.defaultValue);
   }
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -144,15 +141,35 @@ export function operationCost(args: OperationCostArgs): OperationCost {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
   const root =
-    operation.operation === 'query' ? schema.getQueryType() : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   const walk: Walk = { schema, limits, variables, fragments, memo: new Map(), active: new Set() };
   const unknown = unknownSquares(limits);
-  const scope: Scope = { count: limits.maxBatchSize, squares: limits.maxBatchSize * unknown, board: DEFAULT_BOARD_SQUARES };
-  const { cost, work } = selections(operation.selectionSet, (root ?? undefined) as SchemaType | undefined, scope, walk, 1);
+  const scope: Scope = {
+    count: limits.maxBatchSize,
+    squares: limits.maxBatchSize * unknown,
+    board: DEFAULT_BOARD_SQUARES,
+  };
+  const { cost, work } = selections(
+    operation.selectionSet,
+    (root ?? undefined) as SchemaType | undefined,
+    scope,
+    walk,
+    1,
+  );
   return { cost, work };
 }
 
-function selections(set: SelectionSetNode, parent: SchemaType | undefined, scope: Scope, walk: Walk, factor: number): Tally {
+function selections(
+  set: SelectionSetNode,
+  parent: SchemaType | undefined,
+  scope: Scope,
+  walk: Walk,
+  factor: number,
+): Tally {
   const sum: Tally = { cost: 0, work: 0, units: 0 };
   for (const node of set.selections) {
     const t = selection(node, parent, scope, walk);
@@ -178,7 +195,13 @@ function selection(node: SelectionNode, parent: SchemaType | undefined, scope: S
   let t = walk.memo.get(key);
   if (!t) {
     walk.active.add(name);
-    const inner = selections(fragment.selectionSet, typeNamed(walk, fragment.typeCondition.name.value), scope, walk, DEPTH_COST_FACTOR);
+    const inner = selections(
+      fragment.selectionSet,
+      typeNamed(walk, fragment.typeCondition.name.value),
+      scope,
+      walk,
+      DEPTH_COST_FACTOR,
+    );
     walk.active.delete(name);
     t = { ...inner, cost: OBJECT_COST + inner.cost };
     walk.memo.set(key, t);
@@ -267,7 +290,9 @@ function batch(value: unknown, limits: Limits): unknown[] {
 
 /** Squares of a `PathQuery` value (MAX_BOARD_SIDE^2 if it is not an object). */
 function querySquares(query: unknown, limits: Limits): number {
-  return query !== null && typeof query === 'object' ? boardSquares((query as { board?: unknown }).board, limits) : unknownSquares(limits);
+  return query !== null && typeof query === 'object'
+    ? boardSquares((query as { board?: unknown }).board, limits)
+    : unknownSquares(limits);
 }
 
 /** files x ranks of a `BoardInput` value: 64 when absent, each side clamped to 1..MAX_BOARD_SIDE. */
@@ -275,7 +300,9 @@ function boardSquares(board: unknown, limits: Limits): number {
   if (board == null) return DEFAULT_BOARD_SQUARES;
   if (typeof board !== 'object') return unknownSquares(limits);
   const side = (n: unknown) =>
-    typeof n === 'number' && Number.isFinite(n) ? Math.min(Math.max(Math.trunc(n), 1), limits.maxBoardSide) : limits.maxBoardSide;
+    typeof n === 'number' && Number.isFinite(n)
+      ? Math.min(Math.max(Math.trunc(n), 1), limits.maxBoardSide)
+      : limits.maxBoardSide;
   const { files, ranks } = board as { files?: unknown; ranks?: unknown };
   return side(files) * side(ranks);
 }
@@ -292,38 +319,4 @@ function namedType(type: unknown): SchemaType | undefined {
 
 function typeNamed(walk: Walk, name: string): SchemaType | undefined {
   return (walk.schema.getType(name) ?? undefined) as SchemaType | undefined;
-}
-
-const costs = new WeakMap<object, OperationCost>();
-
-/** The cost and work `costPlugin` computed for the request with this context value, once resolved. */
-export function costOf(contextValue: object): OperationCost | undefined {
-  return costs.get(contextValue);
-}
-
-/** Called with every accepted operation's cost and work (e.g. for admission control); may throw to refuse. */
-export type OnCost<TContext extends BaseContext> = (
-  requestContext: GraphQLRequestContextDidResolveOperation<TContext>,
-  cost: OperationCost,
-) => void | Promise<void>;
-
-/**
- * Apollo plugin: refuses an operation whose cost is over `limits.maxCost` (HTTP 400,
- * BAD_USER_INPUT, `limit: 'MAX_COST'`) before it executes; otherwise records its cost for `costOf`
- * and awaits `onCost`.
- */
-export function costPlugin<TContext extends BaseContext>(limits: Limits, onCost?: OnCost<TContext>): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation(requestContext) {
-          const { request, document, schema, contextValue } = requestContext;
-          const result = operationCost({ schema, document, operationName: request.operationName, variables: request.variables, limits });
-          if (result.cost > limits.maxCost) throw refusal(new CostLimitError(result.cost, limits.maxCost), 400);
-          costs.set(contextValue, result);
-          await onCost?.(requestContext, result);
-        },
-      };
-    },
-  };
 }

@@ -3,8 +3,9 @@
  * implementation as a dependency (the real engine by default), so tests can wrap it to count
  * solves or to watch which lazy fields a query reads, without any hook inside the engine.
  */
-import * as realEngine from '../engine/index.js';
+
 import type { Board, ParsedPosition, PathQuery, PathResult, Prepared } from '../engine/index.js';
+import * as realEngine from '../engine/index.js';
 
 export type { ParsedPosition, Prepared };
 

@@ -41,7 +41,6 @@ export class EngineBudgetError extends ServiceError {
   }
 }
 
-
 /** One request's engine-time account. */
 export class EngineBudget {
   /**

@@ -11,9 +11,16 @@
  * stack, and in production sent with neither its message nor a stack trace. Every error sent is
  * counted by code.
  */
-import { type ASTNode, type GraphQLError, type GraphQLErrorExtensions, type GraphQLFormattedError, Kind } from 'graphql';
-import { GraphQLError as GraphQLErrorClass } from 'graphql';
+
 import { HeaderMap } from '@apollo/server';
+import {
+  type ASTNode,
+  type GraphQLError,
+  GraphQLError as GraphQLErrorClass,
+  type GraphQLErrorExtensions,
+  type GraphQLFormattedError,
+  Kind,
+} from 'graphql';
 import type { Logger } from 'pino';
 import { formatInputPath, InputError } from '../engine/errors.js';
 import { ErrorCode, findCause, isServiceError, ServiceError } from '../errors.js';
@@ -77,7 +84,7 @@ const VALUE_KINDS = new Set<string>([
 function isBadLiteral(error: unknown, formatted: GraphQLFormattedError): boolean {
   if (formatted.extensions?.code !== ErrorCode.ValidationFailed) return false;
   const nodes = (error as { nodes?: readonly ASTNode[] }).nodes;
-  return Boolean(nodes?.length) && nodes!.every((node) => VALUE_KINDS.has(node.kind));
+  return nodes !== undefined && nodes.length > 0 && nodes.every((node) => VALUE_KINDS.has(node.kind));
 }
 
 /**
@@ -86,7 +93,13 @@ function isBadLiteral(error: unknown, formatted: GraphQLFormattedError): boolean
  */
 function isCodelessRequestError(error: unknown): boolean {
   const e = error as Partial<GraphQLError> | null;
-  if (!e || typeof e !== 'object' || e.originalError || typeof e.extensions !== 'object' || e.extensions.code !== undefined) {
+  if (
+    !e ||
+    typeof e !== 'object' ||
+    e.originalError ||
+    typeof e.extensions !== 'object' ||
+    e.extensions.code !== undefined
+  ) {
     return false;
   }
   const status = (e.extensions.http as { status?: unknown } | undefined)?.status;
@@ -132,7 +145,8 @@ export function createFormatError(options: FormatErrorOptions) {
     const code = String(out.extensions?.code ?? ErrorCode.InternalServerError);
     if (code === ErrorCode.InternalServerError) {
       logger.error({ err: error, path: formatted.path }, 'internal error while answering a GraphQL request');
-      if (production) out = { message: 'Internal server error', locations: out.locations, path: out.path, extensions: { code } };
+      if (production)
+        out = { message: 'Internal server error', locations: out.locations, path: out.path, extensions: { code } };
     }
     metrics.graphqlErrors.inc({ code });
     return out;

@@ -7,8 +7,8 @@
  */
 import { LIMIT_VARIABLES, type Limits } from '../config.js';
 import { formatInputPath, InputError, type InputPath } from '../engine/errors.js';
-import { ErrorCode, ServiceError } from '../errors.js';
 import type { Board, PathQuery } from '../engine/types.js';
+import { ErrorCode, ServiceError } from '../errors.js';
 
 /** An argument over one of the configured limits. */
 export class LimitError extends ServiceError {
@@ -59,8 +59,13 @@ export function maxFenLength(limits: Limits): number {
 export function checkFen(fen: string | null | undefined, limits: Limits, path: InputPath): void {
   if (typeof fen === 'string' && fen.length > maxFenLength(limits)) {
     const max = maxFenLength(limits);
-    throw new LimitError(path, 'maxBoardSide', limits.maxBoardSide, `a FEN of ${fen.length} characters`,
-      `${max} characters for boards of side ${limits.maxBoardSide}`);
+    throw new LimitError(
+      path,
+      'maxBoardSide',
+      limits.maxBoardSide,
+      `a FEN of ${fen.length} characters`,
+      `${max} characters for boards of side ${limits.maxBoardSide}`,
+    );
   }
 }
 
@@ -98,6 +103,10 @@ export function checkText(value: string | null | undefined, limits: Limits, path
   const lone = LONE_SURROGATE.exec(value);
   if (lone) {
     const code = lone[0].charCodeAt(0).toString(16).toUpperCase();
-    throw new InputError(path, value, `holds an unpaired UTF-16 surrogate (U+${code} at ${lone.index}): not valid Unicode text`);
+    throw new InputError(
+      path,
+      value,
+      `holds an unpaired UTF-16 surrogate (U+${code} at ${lone.index}): not valid Unicode text`,
+    );
   }
 }

@@ -17,11 +17,11 @@
  * same batch as the request's other questions instead of splitting it.
  */
 import DataLoader from 'dataloader';
-import { solutionFromPacked, type PackedLayers, type PathResult } from '../engine/index.js';
+import { type PackedLayers, type PathResult, solutionFromPacked } from '../engine/index.js';
 import type { StoredResult } from '../store/types.js';
+import type { Prepared } from './engine-api.js';
 import type { EngineBudget } from './engine-budget.js';
 import type { Services } from './services.js';
-import type { Prepared } from './engine-api.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './work/dispatch.js';
 import { remember } from './work/handles.js';
 import { wireOf } from './work/tasks.js';
@@ -103,7 +103,12 @@ export async function loadResults(scope: LoaderScope, batch: readonly Prepared[]
 type GetMany = (problems: readonly Prepared[]) => Promise<(StoredResult | undefined)[]>;
 
 /** Fills `out` with the results found in the store; returns the indices still missing. */
-async function loadCached(scope: LoaderScope, batch: readonly Prepared[], out: (PathResult | Error)[], getMany: GetMany): Promise<number[]> {
+async function loadCached(
+  scope: LoaderScope,
+  batch: readonly Prepared[],
+  out: (PathResult | Error)[],
+  getMany: GetMany,
+): Promise<number[]> {
   const { metrics, logger, hot } = scope.services;
   let rows: readonly (StoredResult | undefined)[] = [];
   try {
@@ -142,7 +147,13 @@ async function loadCached(scope: LoaderScope, batch: readonly Prepared[], out: (
 }
 
 /** Solves `batch[misses[...]]` into `out`: small problems here in slices, large ones on the pool. */
-async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misses: readonly number[], out: (PathResult | Error)[], haveStore: boolean): Promise<void> {
+async function solveMisses(
+  scope: LoaderScope,
+  batch: readonly Prepared[],
+  misses: readonly number[],
+  out: (PathResult | Error)[],
+  haveStore: boolean,
+): Promise<void> {
   const { services, budget, work, fresh } = scope;
   const small = misses.filter((i) => solveWeight(batch[i]) <= INLINE_WEIGHT);
   const large = misses.filter((i) => solveWeight(batch[i]) > INLINE_WEIGHT);
@@ -152,14 +163,20 @@ async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misse
     fresh.push(result);
     services.hot.offer(result, haveStore);
   };
-  const pooled = work.run('solve', large.map((i) => wireOf(batch[i])), large.map((i) => solveWeight(batch[i]))).then((values) => {
-    services.metrics.engineSolves.inc(large.length);
-    large.forEach((i, j) => {
-      const value = values[j];
-      if (value instanceof Error) out[i] = value;
-      else accept(i, solutionFromPacked(batch[i], value as PackedLayers, { cached: false }), value as PackedLayers);
+  const pooled = work
+    .run(
+      'solve',
+      large.map((i) => wireOf(batch[i])),
+      large.map((i) => solveWeight(batch[i])),
+    )
+    .then((values) => {
+      services.metrics.engineSolves.inc(large.length);
+      large.forEach((i, j) => {
+        const value = values[j];
+        if (value instanceof Error) out[i] = value;
+        else accept(i, solutionFromPacked(batch[i], value as PackedLayers, { cached: false }), value as PackedLayers);
+      });
     });
-  });
   // Small problems: one `solveBatch` call per group, paced by the budget's slices.
   for (let next = 0; next < small.length; ) {
     if (budget.sliceUsed) await budget.pause();
@@ -170,7 +187,11 @@ async function solveMisses(scope: LoaderScope, batch: readonly Prepared[], misse
       break;
     }
     const group: number[] = [];
-    for (let squares = 0; next < small.length && (group.length === 0 || squares + solveWeight(batch[small[next]]) <= SQUARES_PER_CALL); next++) {
+    for (
+      let squares = 0;
+      next < small.length && (group.length === 0 || squares + solveWeight(batch[small[next]]) <= SQUARES_PER_CALL);
+      next++
+    ) {
       squares += solveWeight(batch[small[next]]);
       group.push(small[next]);
     }

@@ -62,7 +62,11 @@ function reportBreach(limit: keyof Limits, max: number, what: string) {
 export function armorConfig(limits: Limits, hideSuggestions: boolean): ArmorConfig {
   const quiet = { propagateOnRejection: false };
   return {
-    maxDepth: { n: limits.maxDepth, ...quiet, onReject: reportBreach('maxDepth', limits.maxDepth, `Query is deeper than ${limits.maxDepth} levels`) },
+    maxDepth: {
+      n: limits.maxDepth,
+      ...quiet,
+      onReject: reportBreach('maxDepth', limits.maxDepth, `Query is deeper than ${limits.maxDepth} levels`),
+    },
     maxAliases: {
       n: limits.maxAliases,
       ...quiet,
@@ -71,7 +75,11 @@ export function armorConfig(limits: Limits, hideSuggestions: boolean): ArmorConf
     maxDirectives: {
       n: limits.maxDirectives,
       ...quiet,
-      onReject: reportBreach('maxDirectives', limits.maxDirectives, `Operation has more than ${limits.maxDirectives} directives`),
+      onReject: reportBreach(
+        'maxDirectives',
+        limits.maxDirectives,
+        `Operation has more than ${limits.maxDirectives} directives`,
+      ),
     },
     // Cost is computed with the request's variables, before execution (`cost.ts`).
     costLimit: { enabled: false },
@@ -111,7 +119,15 @@ export function tokenLimitPlugin<TContext extends object>(limits: Limits): Apoll
             if (!error || source.length <= max) return; // every token takes a character at least
             const at = (error as GraphQLError).positions?.[0];
             if (at !== undefined && at === startOfTokenPast(source, max)) {
-              tokenBreaches.set(error, new OperationLimitError(ErrorCode.ParseFailed, 'maxTokens', max, `Document contains more than ${max} tokens`));
+              tokenBreaches.set(
+                error,
+                new OperationLimitError(
+                  ErrorCode.ParseFailed,
+                  'maxTokens',
+                  max,
+                  `Document contains more than ${max} tokens`,
+                ),
+              );
             }
           };
         },

@@ -11,8 +11,9 @@
  * references): light and dark squares, file letters and rank numbers, each path square labelled
  * with its step k, sources and targets outlined, squares outside the passable set shaded.
  */
-import type { PathResult } from '../engine/types.js';
+
 import { fileName, parseBitboard } from '../engine/index.js';
+import type { PathResult } from '../engine/types.js';
 
 /** What the pictures need of a result. */
 export type OverlaySource = Pick<PathResult, 'board' | 'layers' | 'sources' | 'targets' | 'mask'>;
@@ -92,7 +93,9 @@ export function renderSvg(result: OverlaySource): string {
     for (const index of indices) {
       const file = index % files;
       const rank = (index - file) / files;
-      out.push(`<rect x="${x(file) + inset}" y="${y(rank) + inset}" width="${SQUARE - 2 * inset}" height="${SQUARE - 2 * inset}"/>`);
+      out.push(
+        `<rect x="${x(file) + inset}" y="${y(rank) + inset}" width="${SQUARE - 2 * inset}" height="${SQUARE - 2 * inset}"/>`,
+      );
     }
     out.push('</g>');
   };

@@ -6,7 +6,7 @@
  */
 import { InputError, type InputPath } from '../engine/errors.js';
 import type { PathQuery, PathResult } from '../engine/types.js';
-import { resolveResult, type Context } from './context.js';
+import { type Context, resolveResult } from './context.js';
 import type { Prepared } from './engine-api.js';
 import { checkQuery } from './limits.js';
 import { nextTurn } from './turns.js';
@@ -36,7 +36,12 @@ const PREPARE_GROUP = 16;
  * charged to the request's budget: synchronously when it fits in the current slice, else across
  * pauses of the event loop (a list of hundreds of large boards takes tens of milliseconds).
  */
-export function prepareQuestions(ctx: Context, queries: readonly PathQuery[], path: InputPath, checkLimits = true): Prepared[] | Promise<Prepared[]> {
+export function prepareQuestions(
+  ctx: Context,
+  queries: readonly PathQuery[],
+  path: InputPath,
+  checkLimits = true,
+): Prepared[] | Promise<Prepared[]> {
   const prepared: Prepared[] = [];
   const prepareNextSlice = (): void => {
     while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
@@ -105,7 +110,10 @@ const PACED_LIST_SQUARES = 64 * 1024;
  * completes every item it holds in one go (each item's fields, their resolvers, their lazy work),
  * so five hundred long results would otherwise be one long piece of work.
  */
-function resolveAll(ctx: Context, prepared: readonly Prepared[]): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] {
+function resolveAll(
+  ctx: Context,
+  prepared: readonly Prepared[],
+): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] {
   const results = prepared.map((p) => resolveResult(ctx, p));
   if (!results.some((r) => r instanceof Promise)) return results as PathResult[];
   const squares = prepared.reduce((sum, p) => sum + p.board.files * p.board.ranks, 0);

@@ -11,10 +11,10 @@
  * bounded by the addresses active within one window.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { Kind, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { type FragmentDefinitionNode, Kind, type SelectionSetNode } from 'graphql';
 import { ErrorCode, ServiceError } from '../errors.js';
-import { refusal } from './errors.js';
 import type { Context } from './context.js';
+import { refusal } from './errors.js';
 
 /** Too many mutations from one client in the window. */
 export class RateLimitedError extends ServiceError {

@@ -62,7 +62,8 @@ export class OutputBudget {
   check(more = 0): void {
     // One error for the whole request: a list of results failing one by one would otherwise
     // capture a stack trace for each.
-    if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes) throw (this.#error ??= new ResponseTooLargeError(this.maxBytes));
+    if (this.maxBytes > 0 && this.#bytes + more > this.maxBytes)
+      throw (this.#error ??= new ResponseTooLargeError(this.maxBytes));
   }
 
   /** Charges `bytes` for `value` and returns it, or throws when that goes over the limit. */

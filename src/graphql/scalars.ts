@@ -28,7 +28,8 @@ const preview = (value: unknown): string => previewValue(value, 40);
 
 function stringScalar(name: string, maxLength: number, what: string) {
   const check = (value: unknown): string => {
-    if (typeof value !== 'string') throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(value)}`);
+    if (typeof value !== 'string')
+      throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(value)}`);
     if (value.length > maxLength) {
       throw new ScalarInputError(`${name} ${preview(value)} is longer than ${maxLength} characters`);
     }
@@ -39,7 +40,8 @@ function stringScalar(name: string, maxLength: number, what: string) {
     serialize: (value: unknown) => (typeof value === 'string' ? value : check(value)),
     parseValue: (value: unknown) => check(value),
     parseLiteral: (ast: ValueNode) => {
-      if (ast.kind !== Kind.STRING) throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
+      if (ast.kind !== Kind.STRING)
+        throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
       return check(ast.value);
     },
   };

@@ -47,7 +47,11 @@ export async function stringifyResult(value: { data?: unknown }): Promise<string
     } else {
       parts.push('{');
       const object = node as Record<string, unknown>;
-      stack.push({ object, keys: Object.keys(object).filter((k) => object[k] !== undefined && typeof object[k] !== 'function'), next: 0 });
+      stack.push({
+        object,
+        keys: Object.keys(object).filter((k) => object[k] !== undefined && typeof object[k] !== 'function'),
+        next: 0,
+      });
     }
   };
   open(value);

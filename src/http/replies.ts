@@ -7,7 +7,12 @@ import type { ServerResponse } from 'node:http';
 import type { ErrorCode } from '../errors.js';
 
 /** Sends `body` as JSON with `status`. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

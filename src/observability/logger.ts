@@ -2,7 +2,7 @@
  * Structured logs with pino: JSON lines on stdout, one logger per server, level from LOG_LEVEL.
  * Request logs are at `debug` so the hot path costs nothing at the default `info` level.
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /** A pino logger named after the service. */
 export function createLogger(level: string): Logger {

@@ -2,7 +2,7 @@
  * Prometheus metrics (prom-client). Each server gets its own registry, so several servers in one
  * process (the tests) never collide on metric names and each `/metrics` shows only its own counts.
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** The service's metrics, all under the `chess_paths_` prefix. */
 export interface Metrics {

@@ -51,8 +51,10 @@ export class AnalysisBudget {
     readonly maxOne: number,
     readonly maxTotal: number,
   ) {
-    if (!Number.isSafeInteger(maxOne) || maxOne < 1) throw new RangeError(`maxAnalysisBytes must be a positive integer, got ${maxOne}`);
-    if (!Number.isSafeInteger(maxTotal) || maxTotal < 0) throw new RangeError(`maxAnalysesBytes must be a non-negative integer, got ${maxTotal}`);
+    if (!Number.isSafeInteger(maxOne) || maxOne < 1)
+      throw new RangeError(`maxAnalysisBytes must be a positive integer, got ${maxOne}`);
+    if (!Number.isSafeInteger(maxTotal) || maxTotal < 0)
+      throw new RangeError(`maxAnalysesBytes must be a non-negative integer, got ${maxTotal}`);
   }
 
   /** Throws `StorageLimitError` (`MAX_ANALYSIS_BYTES`) when one analysis of `bytes` is too large. */
@@ -76,7 +78,10 @@ export class AnalysisBudget {
     if (this.maxTotal === 0 || bytes <= previousBytes) return;
     const total = (await readTotals(tx)).analysisBytes;
     if (total > this.maxTotal) {
-      const what = previousBytes === 0 ? `saving this analysis (${bytes} bytes)` : `this change (${bytes - previousBytes} more bytes)`;
+      const what =
+        previousBytes === 0
+          ? `saving this analysis (${bytes} bytes)`
+          : `this change (${bytes - previousBytes} more bytes)`;
       throw new StorageLimitError(
         `${what} would bring all analyses to ${total} bytes, over the limit of ${this.maxTotal} (ANALYSES_MAX_BYTES)`,
         'ANALYSES_MAX_BYTES',

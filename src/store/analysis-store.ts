@@ -15,15 +15,15 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError } from '../engine/errors.js';
 import type { PathQuery } from '../engine/types.js';
-import type { PrismaClient } from './generated/prisma/client.js';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import {
-  ForbiddenError,
-  NotFoundError,
   type AnalysisPage,
   type AnalysisPatch,
   type AnalysisRecord,
   type AnalysisStore,
+  ForbiddenError,
+  NotFoundError,
 } from './types.js';
 
 interface AnalysisRow {
@@ -130,7 +130,14 @@ export class PrismaAnalysisStore implements AnalysisStore {
     const now = new Date();
     const row = await this.#prisma.$transaction(async (tx) => {
       const created = await tx.analysis.create({
-        data: { id: randomUUID(), ...fields, bytes, editTokenHash: hashToken(editToken), createdAt: now, updatedAt: now },
+        data: {
+          id: randomUUID(),
+          ...fields,
+          bytes,
+          editTokenHash: hashToken(editToken),
+          createdAt: now,
+          updatedAt: now,
+        },
       });
       await this.#budget.checkTotal(tx, bytes, 0);
       return created;
@@ -151,10 +158,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
     const after = args.after == null ? null : decodeAnalysisCursor(args.after);
     const where = after
       ? {
-          OR: [
-            { createdAt: { lt: after.createdAt } },
-            { createdAt: after.createdAt, id: { lt: after.id } },
-          ],
+          OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
         }
       : {};
     const [rows, totalCount] = await this.#prisma.$transaction([

@@ -120,7 +120,8 @@ export class Availability {
     const failure = this.#failure;
     const now = this.#now();
     if (!failure) {
-      if (this.#lastSuccess !== undefined && now - this.#lastSuccess < (this.#options.freshMs ?? 30_000)) return Promise.resolve(true);
+      if (this.#lastSuccess !== undefined && now - this.#lastSuccess < (this.#options.freshMs ?? 30_000))
+        return Promise.resolve(true);
     } else {
       if (now - failure.lastTry < this.#options.retryMs) return Promise.resolve(false);
       failure.lastTry = now;
@@ -160,7 +161,10 @@ export class Availability {
       const reason = unavailableReason(error);
       if (reason === undefined) throw error;
       if (!this.#failure) {
-        this.#options.logger.error({ reason, err: error }, 'database unavailable: writes fail until a trial write succeeds');
+        this.#options.logger.error(
+          { reason, err: error },
+          'database unavailable: writes fail until a trial write succeeds',
+        );
       }
       this.#failure = { reason, lastTry: this.#failure?.lastTry ?? this.#now() };
       throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(reason, { cause: error });

@@ -12,8 +12,9 @@
  * rows, sums their sizes in order (a window function) and deletes the shortest prefix that covers
  * the excess.
  */
-import type { PrismaClient } from './generated/prisma/client.js';
+
 import { yieldToEventLoop } from './chunks.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoredResult } from './types.js';
 
 /** Bytes counted per cache row beyond its variable columns: other columns, record header, index entries. */
@@ -51,7 +52,8 @@ export class CacheBudget {
   readonly maxBytes: number;
 
   constructor(prisma: PrismaClient, maxBytes: number) {
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`maxCacheBytes must be a non-negative integer, got ${maxBytes}`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError(`maxCacheBytes must be a non-negative integer, got ${maxBytes}`);
     this.#prisma = prisma;
     this.maxBytes = maxBytes;
   }

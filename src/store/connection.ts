@@ -41,7 +41,10 @@ class ExclusiveBetterSqlite3 extends PrismaBetterSqlite3 {
 }
 
 /** Prisma's driver-adapter factory for the database file `file`. */
-export function connectionFactory(file: string, options: { lockingMode: LockingMode; busyTimeoutMs: number }): PrismaBetterSqlite3 {
+export function connectionFactory(
+  file: string,
+  options: { lockingMode: LockingMode; busyTimeoutMs: number },
+): PrismaBetterSqlite3 {
   const config = { url: file, timeout: options.busyTimeoutMs };
   return options.lockingMode === 'exclusive' ? new ExclusiveBetterSqlite3(config) : new PrismaBetterSqlite3(config);
 }

@@ -11,21 +11,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from '../config.js';
-import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
-import { configureConnection, connectionFactory, probeWrite, type LockingMode } from './connection.js';
+import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
+import { PrismaClient } from './generated/prisma/client.js';
 import { migrate, type StoreLogger } from './migrate.js';
 import { PrismaResultCache } from './result-cache.js';
 import { readTotals, type StoreTotals } from './totals.js';
 import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
-export * from './types.js';
 export { unavailableReason } from './availability.js';
 export type { LockingMode } from './connection.js';
-export type { StoreTotals } from './totals.js';
-export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
+export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
+export type { StoreTotals } from './totals.js';
+export * from './types.js';
 
 /** Options beyond the contract: for the server's logger and for tests. */
 export interface StoreExtras {
@@ -69,7 +69,9 @@ const consoleLogger: StoreLogger = {
  */
 export function databaseFileFromUrl(url: string, cwd: string = process.cwd()): string {
   if (!url.startsWith('file:')) {
-    throw new Error(`DATABASE_URL must be a SQLite file: URL such as ${DEFAULTS.DATABASE_URL}, got ${JSON.stringify(url)}`);
+    throw new Error(
+      `DATABASE_URL must be a SQLite file: URL such as ${DEFAULTS.DATABASE_URL}, got ${JSON.stringify(url)}`,
+    );
   }
   let path = url.slice('file:'.length);
   const query = path.indexOf('?');
@@ -113,10 +115,11 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     : new PrismaClient({ adapter });
   if (extras.onQuery) {
     const onQuery = extras.onQuery;
-    (prisma as unknown as { $on(event: 'query', cb: (e: { query: string; params: string; duration: number }) => void): void }).$on(
-      'query',
-      (event) => onQuery({ query: event.query, params: event.params, duration: event.duration }),
-    );
+    (
+      prisma as unknown as {
+        $on(event: 'query', cb: (e: { query: string; params: string; duration: number }) => void): void;
+      }
+    ).$on('query', (event) => onQuery({ query: event.query, params: event.params, duration: event.duration }));
   }
   // Built before connecting: they check their options, and a bad one must not leave the
   // database open (and locked).

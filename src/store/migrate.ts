@@ -140,9 +140,7 @@ export function migrate(file: string, options: MigrateOptions = {}): MigrateResu
     try {
       if (!tableExists(db, '_prisma_migrations')) {
         const other = db
-          .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
-          )
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
           .pluck()
           .all() as string[];
         if (other.length > 0) {

@@ -18,9 +18,9 @@
  *   a put evicts, or at close), at most `HIT_KEYS` keys a transaction; errors go to the logger.
  */
 import type { Piece } from '../engine/types.js';
-import type { PrismaClient } from './generated/prisma/client.js';
-import { CacheBudget, EVICT_ROWS, cacheRowBytes } from './cache-budget.js';
+import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
+import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
 import { DatabaseUnavailableError, type PreparedProblem, type ResultCache, type StoredResult } from './types.js';
 
@@ -113,8 +113,10 @@ const ROW_SELECT = {
 
 /** The row as a `StoredResult`; throws on anything malformed. */
 function toStored(row: CachedRow): StoredResult {
-  if (row.pathCount !== null && !DECIMAL.test(row.pathCount)) throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
-  if (row.distance !== null && !(Number.isSafeInteger(row.distance) && row.distance >= 0)) throw new Error(`bad distance ${row.distance}`);
+  if (row.pathCount !== null && !DECIMAL.test(row.pathCount))
+    throw new Error(`bad pathCount ${row.pathCount.slice(0, 40)}`);
+  if (row.distance !== null && !(Number.isSafeInteger(row.distance) && row.distance >= 0))
+    throw new Error(`bad distance ${row.distance}`);
   if (!(row.layers instanceof Uint8Array)) throw new Error('layers are not bytes');
   return {
     key: row.key,
@@ -173,7 +175,8 @@ export class PrismaResultCache implements ResultCache {
       const { files, ranks } = problems[first].problem;
       (files * ranks <= SMALL_BOARD_SQUARES ? small : keys).push(key);
     }
-    for (let start = 0; start < small.length; start += SMALL_READ_ROWS) await read(small.slice(start, start + SMALL_READ_ROWS));
+    for (let start = 0; start < small.length; start += SMALL_READ_ROWS)
+      await read(small.slice(start, start + SMALL_READ_ROWS));
 
     for (let start = 0; start < keys.length; start += SIZE_KEYS) {
       await pace();
@@ -181,7 +184,8 @@ export class PrismaResultCache implements ResultCache {
         where: { key: { in: keys.slice(start, start + SIZE_KEYS) } },
         select: { key: true, bytes: true },
       });
-      for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes)) await read(chunk.map((row) => row.key));
+      for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes))
+        await read(chunk.map((row) => row.key));
     }
     return out;
   }
@@ -193,9 +197,16 @@ export class PrismaResultCache implements ResultCache {
       const bytes = cacheRowBytes(result);
       const { files, ranks } = result.problem;
       if (files * ranks <= SMALL_BOARD_SQUARES && bytes > SMALL_ROW_BYTES) {
-        this.#options.logger.warn({ key: result.key, bytes, limit: SMALL_ROW_BYTES }, 'row of a small board larger than any encoding makes; not stored');
+        this.#options.logger.warn(
+          { key: result.key, bytes, limit: SMALL_ROW_BYTES },
+          'row of a small board larger than any encoding makes; not stored',
+        );
       } else if (this.#budget.fits(bytes)) fresh.set(result.key, { result, bytes });
-      else this.#options.logger.warn({ key: result.key, bytes, maxCacheBytes: this.#budget.maxBytes }, 'result larger than the whole cache budget; not stored');
+      else
+        this.#options.logger.warn(
+          { key: result.key, bytes, maxCacheBytes: this.#budget.maxBytes },
+          'result larger than the whole cache budget; not stored',
+        );
     }
     if (fresh.size === 0) return;
     // Hits first, so that eviction sees when the rows were last used.
@@ -276,7 +287,12 @@ export class PrismaResultCache implements ResultCache {
   }
 
   /** Serves `row` to the questions at `indices` that asked for exactly its problem. */
-  #use(row: CachedRow, problems: readonly PreparedProblem[], indices: number[], out: (StoredResult | undefined)[]): void {
+  #use(
+    row: CachedRow,
+    problems: readonly PreparedProblem[],
+    indices: number[],
+    out: (StoredResult | undefined)[],
+  ): void {
     let stored: StoredResult;
     try {
       stored = toStored(row);
@@ -310,13 +326,16 @@ export class PrismaResultCache implements ResultCache {
   #hitUpdates(keys: string[], counts: Map<string, number>, at: Date) {
     const byCount = new Map<number, string[]>();
     for (const key of keys) {
-      const n = counts.get(key)!;
+      const n = counts.get(key) ?? 0;
       const same = byCount.get(n);
       if (same) same.push(key);
       else byCount.set(n, [key]);
     }
     return [...byCount].map(([n, same]) =>
-      this.#prisma.cachedResult.updateMany({ where: { key: { in: same } }, data: { hitCount: { increment: n }, lastHitAt: at } }),
+      this.#prisma.cachedResult.updateMany({
+        where: { key: { in: same } },
+        data: { hitCount: { increment: n }, lastHitAt: at },
+      }),
     );
   }
 }

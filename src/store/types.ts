@@ -168,7 +168,10 @@ export class DatabaseUnavailableError extends ServiceError {
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`The database is unavailable (${reason}): nothing was changed; try again later. Path questions are still answered.`, options);
+    super(
+      `The database is unavailable (${reason}): nothing was changed; try again later. Path questions are still answered.`,
+      options,
+    );
   }
 
   override extensions(): Record<string, unknown> {

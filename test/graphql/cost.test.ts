@@ -10,7 +10,8 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { buildSchema as schemaFromSdl, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type Limits } from '../../src/config.js';
-import { costOf, costPlugin, HEAVY_WORK, operationCost, type OperationCost } from '../../src/graphql/cost.js';
+import { HEAVY_WORK, type OperationCost, operationCost } from '../../src/graphql/cost.js';
+import { costOf, costPlugin } from '../../src/graphql/cost-plugin.js';
 import { buildSchema, readTypeDefs } from '../../src/graphql/schema.js';
 import { SEED_QUERY } from '../support/test-server.js';
 

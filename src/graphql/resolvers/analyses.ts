@@ -8,17 +8,13 @@
  */
 import { InputError, type InputPath } from '../../engine/errors.js';
 import type { PathQuery } from '../../engine/types.js';
-import type {
-  AnalysisResolvers,
-  MutationResolvers,
-  QueryResolvers,
-} from '../generated/resolvers.js';
 import type { AnalysisPatch, Store } from '../../store/types.js';
 import type { Context } from '../context.js';
-import { servedOther } from '../replay.js';
 import { UnavailableError } from '../errors.js';
+import type { AnalysisResolvers, MutationResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
 import { loadQuestions, plainQuery, prepareQuestions, rethrowUnder } from '../questions.js';
+import { servedOther } from '../replay.js';
 
 function requireStore(ctx: Context): Store {
   servedOther(ctx.replay); // analyses change: a response holding one is never replayed
@@ -85,7 +81,8 @@ export const analysisMutations: MutationResolvers = {
     const { limits } = ctx.services;
     const patch: AnalysisPatch = {};
     if (input.title !== undefined) {
-      if (input.title === null) throw new InputError(['input', 'title'], null, 'cannot clear the title: an analysis always has one');
+      if (input.title === null)
+        throw new InputError(['input', 'title'], null, 'cannot clear the title: an analysis always has one');
       checkTitle(ctx, input.title, ['input', 'title']);
       patch.title = input.title;
     }
@@ -98,7 +95,8 @@ export const analysisMutations: MutationResolvers = {
       patch.fen = input.fen;
     }
     if (input.queries !== undefined) {
-      if (input.queries === null) throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
+      if (input.queries === null)
+        throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
       Object.assign(patch, await storedQueries(ctx, input.queries, ['input', 'queries']));
     }
     return requireStore(ctx).analyses.update(id, editToken, patch);

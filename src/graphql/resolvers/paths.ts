@@ -11,6 +11,7 @@
  */
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
+import { type Context, resolveResult } from '../context.js';
 import type {
   OverlayResolvers,
   PathEdgeResolvers,
@@ -19,15 +20,14 @@ import type {
   QueryResolvers,
   SquareSetResolvers,
 } from '../generated/resolvers.js';
-import { resolveResult, type Context } from '../context.js';
-import { squareListBytes } from '../response-budget.js';
 import { checkBatch, checkFirst } from '../limits.js';
 import { renderAscii, renderSvg } from '../overlay.js';
+import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
+import { squareListBytes } from '../response-budget.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
 import { fieldWeight, lazyField } from '../work/fields.js';
 import { knownPacked } from '../work/handles.js';
-import { pageFromWire, type PageWire } from '../work/tasks.js';
-import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
+import { type PageWire, pageFromWire } from '../work/tasks.js';
 
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
@@ -42,7 +42,12 @@ export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsB
 const distancesFromWorker = (value: unknown) => Array.from(value as Int32Array, (d) => (d < 0 ? null : d));
 
 /** Hands a value (or its promise) over through the output account's pacing, built by `make`. */
-function paced<V, T>(ctx: Context, value: V | Promise<V>, bytes: (value: V) => number, make: (value: V) => T): T | Promise<T> {
+function paced<V, T>(
+  ctx: Context,
+  value: V | Promise<V>,
+  bytes: (value: V) => number,
+  make: (value: V) => T,
+): T | Promise<T> {
   return value instanceof Promise
     ? value.then((v) => ctx.output.pace(bytes(v), () => make(v)))
     : ctx.output.pace(bytes(value), () => make(value));
@@ -52,7 +57,10 @@ function paced<V, T>(ctx: Context, value: V | Promise<V>, bytes: (value: V) => n
 function layerListBytes(result: PathResult): number {
   const layers = (result.distance ?? -1) + 1;
   const packed = knownPacked(result);
-  return 16 * layers + squareListBytes(packed ? packed.squares.length : Math.min(result.board.files * result.board.ranks, 64 * layers));
+  return (
+    16 * layers +
+    squareListBytes(packed ? packed.squares.length : Math.min(result.board.files * result.board.ranks, 64 * layers))
+  );
 }
 
 /** About the bytes of a page of paths: each path's squares and its cursor. */
@@ -70,7 +78,12 @@ export const pathResult: PathResultResolvers = {
     const bytes = result.board.files * result.board.ranks * 5;
     ctx.output.pass(null, bytes);
     const map = lazyField<unknown>(ctx, { result, field: 'distances' }, () => result.distances);
-    return paced(ctx, map, () => bytes, (d) => (Array.isArray(d) ? (d as (number | null)[]) : distancesFromWorker(d)));
+    return paced(
+      ctx,
+      map,
+      () => bytes,
+      (d) => (Array.isArray(d) ? (d as (number | null)[]) : distancesFromWorker(d)),
+    );
   },
   paths: (result, args, ctx) => {
     checkFirst(args.first, ctx.services.limits, ['paths', 'first']);
@@ -83,8 +96,19 @@ export const pathResult: PathResultResolvers = {
         return underPaths(err);
       }
     };
-    const page = lazyField(ctx, { result, field: 'paths', first, after }, inline, (wire) => pageFromWire(wire as PageWire, result.board), underPaths);
-    return paced(ctx, page, (p) => pageBytes(p, result), (p) => p);
+    const page = lazyField(
+      ctx,
+      { result, field: 'paths', first, after },
+      inline,
+      (wire) => pageFromWire(wire as PageWire, result.board),
+      underPaths,
+    );
+    return paced(
+      ctx,
+      page,
+      (p) => pageBytes(p, result),
+      (p) => p,
+    );
   },
   layers: (result, _args, ctx, info) => {
     if (fieldWeight(result, 'layerBitboards') <= INLINE_WEIGHT || !selects(info, 'bitboard')) {
@@ -96,10 +120,17 @@ export const pathResult: PathResultResolvers = {
       });
     }
     // Layer bitboards of a large result are formatted on the pool, all layers in one piece.
-    const bytes = ((result.distance ?? -1) + 1) * (result.board.files * result.board.ranks) / 4;
+    const bytes = (((result.distance ?? -1) + 1) * (result.board.files * result.board.ranks)) / 4;
     ctx.output.check(bytes);
-    const texts = lazyField<unknown>(ctx, { result, field: 'layerBitboards' }, () => result.layers.map((layer) => layer.bitboard));
-    return paced(ctx, texts, () => bytes + layerListBytes(result), (t) => result.layers.map((layer, k) => withBitboard(layer, (t as string[])[k])));
+    const texts = lazyField<unknown>(ctx, { result, field: 'layerBitboards' }, () =>
+      result.layers.map((layer) => layer.bitboard),
+    );
+    return paced(
+      ctx,
+      texts,
+      () => bytes + layerListBytes(result),
+      (t) => result.layers.map((layer, k) => withBitboard(layer, (t as string[])[k])),
+    );
   },
   overlay: (result) => result,
 };
@@ -107,7 +138,13 @@ export const pathResult: PathResultResolvers = {
 /** True when the field being resolved selects `name` directly (fragments included). */
 function selects(info: GraphQLResolveInfo, name: string): boolean {
   const visit = (set: SelectionSetNode | undefined): boolean =>
-    set?.selections.some((s) => (s.kind === 'Field' ? s.name.value === name : s.kind === 'InlineFragment' ? visit(s.selectionSet) : visit(info.fragments[s.name.value]?.selectionSet))) ?? false;
+    set?.selections.some((s) =>
+      s.kind === 'Field'
+        ? s.name.value === name
+        : s.kind === 'InlineFragment'
+          ? visit(s.selectionSet)
+          : visit(info.fragments[s.name.value]?.selectionSet),
+    ) ?? false;
   return info.fieldNodes.some((node) => visit(node.selectionSet));
 }
 
@@ -157,7 +194,13 @@ function asciiLength(result: PathResult): number {
 }
 
 /** One picture: kept, drawn here when small, on the pool when large; its size charged to the output account. */
-function picture(ctx: Context, kind: 'ascii' | 'svg', drawn: WeakMap<PathResult, string>, result: PathResult, draw: (r: PathResult) => string) {
+function picture(
+  ctx: Context,
+  kind: 'ascii' | 'svg',
+  drawn: WeakMap<PathResult, string>,
+  result: PathResult,
+  draw: (r: PathResult) => string,
+) {
   const kept = drawn.get(result);
   if (kept !== undefined) return ctx.output.pass(kept, kept.length + 4);
   // Draw nothing that could not be sent.
@@ -167,7 +210,12 @@ function picture(ctx: Context, kind: 'ascii' | 'svg', drawn: WeakMap<PathResult,
     if (text.length <= MAX_KEPT_PICTURE) drawn.set(result, text);
     return text;
   });
-  return paced(ctx, drawing, (p) => p.length, (p) => ctx.output.pass(p, p.length + 4));
+  return paced(
+    ctx,
+    drawing,
+    (p) => p.length,
+    (p) => ctx.output.pass(p, p.length + 4),
+  );
 }
 
 /** `Overlay` pictures, drawn from the result's layers on demand (engine time: budgeted). */

@@ -4,8 +4,10 @@
  * (its role and colour from the position, the other pieces blocking, and with `avoidAttacked` the
  * squares the other colour attacks removed), then loads it through the request's shared loader.
  */
-import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
+
+import type { PathQuery } from '../../engine/types.js';
 import { resolveResult } from '../context.js';
+import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { checkBoard, checkFen } from '../limits.js';
 import { prepareQuestion, rethrowUnder } from '../questions.js';
 
@@ -26,7 +28,7 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
 /** `Position.paths`; the other fields are read straight from the engine's parsed position. */
 export const position: PositionResolvers = {
   paths: (parsed, { from, to, avoidAttacked }, ctx) => {
-    let query;
+    let query: PathQuery;
     try {
       // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
       query = ctx.budget.run(() => ctx.services.engine.positionQuery(parsed, from, to, avoidAttacked ?? false));

@@ -19,7 +19,7 @@
  */
 import type { EngineBudget } from '../engine-budget.js';
 import { EngineBudgetError } from '../engine-budget.js';
-import { OverloadedError, type EnginePool } from './pool.js';
+import { type EnginePool, OverloadedError } from './pool.js';
 import { errorOf, isItemError, runTask, type Task, type TaskAnswer } from './tasks.js';
 
 /** Heaviest item run on the main thread. */
@@ -42,14 +42,19 @@ export class WorkDispatcher {
     const out: unknown[] = new Array(items.length);
     const inline: number[] = [];
     const heavy: number[] = [];
-    items.forEach((_, i) => (this.pool && weights[i] > INLINE_WEIGHT ? heavy : inline).push(i));
+    for (let i = 0; i < items.length; i++) (this.pool && weights[i] > INLINE_WEIGHT ? heavy : inline).push(i);
     const pooled = heavy.length > 0 ? this.#runPooled(kind, items, weights, heavy, out) : Promise.resolve();
     await this.#runInline(kind, items, inline, out);
     await pooled;
     return out;
   }
 
-  async #runInline<K extends Kind>(kind: K, items: readonly ItemOf<K>[], indices: readonly number[], out: unknown[]): Promise<void> {
+  async #runInline<K extends Kind>(
+    kind: K,
+    items: readonly ItemOf<K>[],
+    indices: readonly number[],
+    out: unknown[],
+  ): Promise<void> {
     let next = 0;
     while (next < indices.length) {
       if (this.budget.sliceUsed) await this.budget.pause();

@@ -52,7 +52,11 @@ function fieldDataLoader(work: WorkDispatcher): DataLoader<FieldRequest, unknown
         first: r.first,
         after: r.after,
       }));
-      return work.run('field', items, requests.map((r) => r.weight));
+      return work.run(
+        'field',
+        items,
+        requests.map((r) => r.weight),
+      );
     },
     { cacheKeyFn: (r) => `${r.result.key} ${r.field} ${r.first ?? ''} ${r.after ?? ''}` },
   );

@@ -4,8 +4,8 @@
  * the result in a WeakMap rather than on it, so the engine's result type stays the library's
  * public shape and an entry goes when its result does.
  */
-import { packLayers, prepareCanonical, type PackedLayers, type PathResult, type Prepared } from '../../engine/index.js';
-import { wireOf, type ProblemWire } from './tasks.js';
+import { type PackedLayers, type PathResult, type Prepared, packLayers, prepareCanonical } from '../../engine/index.js';
+import { type ProblemWire, wireOf } from './tasks.js';
 
 interface Handle {
   prepared: Prepared;

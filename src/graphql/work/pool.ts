@@ -12,8 +12,8 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import type { Task, TaskAnswer } from './tasks.js';
 import { ErrorCode, ServiceError } from '../../errors.js';
+import type { Task, TaskAnswer } from './tasks.js';
 
 /** The service has more work in flight than it accepts; try again shortly. */
 export class OverloadedError extends ServiceError {
@@ -79,7 +79,9 @@ export class EnginePool {
   async run(task: Task): Promise<TaskAnswer> {
     if (this.#closed) throw new OverloadedError('The service is shutting down');
     if (this.#pool.queueSize >= this.#maxQueue) {
-      throw new OverloadedError(`The engine's work queue is full (${this.#maxQueue} tasks, WORK_QUEUE): try again shortly`);
+      throw new OverloadedError(
+        `The engine's work queue is full (${this.#maxQueue} tasks, WORK_QUEUE): try again shortly`,
+      );
     }
     return this.#pool.run(task);
   }

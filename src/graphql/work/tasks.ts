@@ -13,20 +13,20 @@
  * the time of each item is added to that account as it finishes.
  */
 import {
+  type Board,
   decodeLayers,
-  encodePathCursor,
   encodeLayers,
+  encodePathCursor,
   InputError,
-  packLayers,
+  type PackedLayers,
+  type PathConnection,
+  type Piece,
   Prepared,
+  packLayers,
   resolveBoard,
   solutionFromPacked,
   solvePrepared,
   squareName,
-  type Board,
-  type PackedLayers,
-  type PathConnection,
-  type Piece,
 } from '../../engine/index.js';
 import { renderAscii, renderSvg } from '../overlay.js';
 
@@ -136,7 +136,10 @@ export function wireOf(prepared: Prepared): ProblemWire {
 /** True when the account is spent or the work cancelled. */
 export function spent(budget: BudgetCell | undefined): boolean {
   if (budget === undefined) return false;
-  return Atomics.load(budget.spent, 1) !== 0 || (budget.limitMicros > 0 && Atomics.load(budget.spent, 0) >= budget.limitMicros);
+  return (
+    Atomics.load(budget.spent, 1) !== 0 ||
+    (budget.limitMicros > 0 && Atomics.load(budget.spent, 0) >= budget.limitMicros)
+  );
 }
 
 /** Adds `micros` to the account. */
@@ -185,7 +188,7 @@ function fieldOf(item: FieldItem): unknown {
       const page = result.pathPage({ first: item.first, after: item.after });
       const length = result.layers.length;
       const squares = new Uint16Array(page.paths.length * length);
-      page.paths.forEach((path, j) => squares.set(path, j * length));
+      for (let j = 0; j < page.paths.length; j++) squares.set(page.paths[j], j * length);
       return { squares, length, hasNextPage: page.hasNextPage, totalCount: result.pathCount } satisfies PageWire;
     }
     case 'distances':
