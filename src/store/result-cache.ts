@@ -14,15 +14,15 @@
  * - `putMany` writes multi-row upserts of at most `WRITE_ROWS` rows and `WRITE_BYTES` bytes, one
  *   transaction each with the first eviction statement (`./cache-budget.ts`), yielding between
  *   them; when that statement deleted its maximum, more eviction transactions follow.
- * - Hits are counted in memory and written in the background (a short delay after the hits, before
- *   a put evicts, or at close), at most `HIT_KEYS` keys a transaction; errors go to the logger.
+ * - Hits are counted in memory and written in the background (`./hit-counter.ts`).
  */
 import type { Piece } from '../engine/types.js';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import { HitCounter } from './hit-counter.js';
 import type { StoreLogger } from './migrate.js';
-import { DatabaseUnavailableError, type PreparedProblem, type ResultCache, type StoredResult } from './types.js';
+import type { PreparedProblem, ResultCache, StoredResult } from './types.js';
 
 /** Options of `PrismaResultCache`. */
 export interface ResultCacheOptions {
@@ -55,8 +55,6 @@ export const SMALL_READ_ROWS = Math.floor(READ_BYTES / SMALL_ROW_BYTES);
 export const WRITE_ROWS = 128;
 /** Most bytes per write transaction; a larger row is written alone. */
 export const WRITE_BYTES = 512 * 1024;
-/** Most keys whose hit counts one transaction updates. */
-export const HIT_KEYS = 256;
 
 const PARAMS_PER_ROW = 13;
 const INSERT_HEAD =
@@ -139,17 +137,13 @@ export class PrismaResultCache implements ResultCache {
   readonly #prisma: PrismaClient;
   readonly #options: ResultCacheOptions;
   readonly #budget: CacheBudget;
-  /** Hits not yet written: key -> number of hits. */
-  #pendingHits = new Map<string, number>();
-  #lastHitAt = new Date(0);
-  #flushTimer: NodeJS.Timeout | null = null;
-  #flushing: Promise<void> = Promise.resolve();
-  #closed = false;
+  readonly #hits: HitCounter;
 
   constructor(prisma: PrismaClient, options: ResultCacheOptions) {
     this.#prisma = prisma;
     this.#options = options;
     this.#budget = new CacheBudget(prisma, options.maxCacheBytes);
+    this.#hits = new HitCounter(prisma, options);
   }
 
   async getMany(problems: readonly PreparedProblem[]): Promise<(StoredResult | undefined)[]> {
@@ -210,7 +204,7 @@ export class PrismaResultCache implements ResultCache {
     }
     if (fresh.size === 0) return;
     // Hits first, so that eviction sees when the rows were last used.
-    if (this.#pendingHits.size > 0) await this.flush();
+    if (this.#hits.pending > 0) await this.flush();
 
     const chunks = chunkBy([...fresh.values()], WRITE_ROWS, WRITE_BYTES, (row) => row.bytes);
     for (let c = 0; c < chunks.length; c++) {
@@ -249,41 +243,13 @@ export class PrismaResultCache implements ResultCache {
   }
 
   /** Writes pending hit counts now (also waits for a flush in progress). */
-  async flush(): Promise<void> {
-    if (this.#flushTimer) {
-      clearTimeout(this.#flushTimer);
-      this.#flushTimer = null;
-    }
-    const counts = this.#pendingHits;
-    const at = this.#lastHitAt;
-    this.#pendingHits = new Map();
-    const run = this.#flushing.then(async () => {
-      const keys = [...counts.keys()];
-      const guard = this.#options.guardWrite ?? ((write) => write());
-      for (let start = 0; start < keys.length; start += HIT_KEYS) {
-        if (start > 0) await yieldToEventLoop();
-        const slice = keys.slice(start, start + HIT_KEYS);
-        try {
-          await guard(() => this.#prisma.$transaction(this.#hitUpdates(slice, counts, at)));
-        } catch (error) {
-          // Unavailability is logged once, by the store, when it starts.
-          if (error instanceof DatabaseUnavailableError) return;
-          this.#options.logger.error(
-            { keys: keys.length - start, err: error },
-            'could not record cache hits (hit counts and last-hit times not updated)',
-          );
-          return;
-        }
-      }
-    });
-    this.#flushing = run;
-    await run;
+  flush(): Promise<void> {
+    return this.#hits.flush();
   }
 
   /** Writes what is pending and stops the background timer; the cache is unusable afterwards. */
-  async close(): Promise<void> {
-    this.#closed = true;
-    await this.flush();
+  close(): Promise<void> {
+    return this.#hits.close();
   }
 
   /** Serves `row` to the questions at `indices` that asked for exactly its problem. */
@@ -306,36 +272,7 @@ export class PrismaResultCache implements ResultCache {
         continue;
       }
       out[i] = stored;
-      this.#hit(row.key);
+      this.#hits.count(row.key);
     }
-  }
-
-  #hit(key: string): void {
-    this.#pendingHits.set(key, (this.#pendingHits.get(key) ?? 0) + 1);
-    this.#lastHitAt = new Date();
-    if (!this.#flushTimer && !this.#closed) {
-      this.#flushTimer = setTimeout(() => {
-        this.#flushTimer = null;
-        void this.flush();
-      }, this.#options.hitFlushDelayMs ?? 200);
-      this.#flushTimer.unref();
-    }
-  }
-
-  /** One `updateMany` per distinct hit count among `keys` (usually one). */
-  #hitUpdates(keys: string[], counts: Map<string, number>, at: Date) {
-    const byCount = new Map<number, string[]>();
-    for (const key of keys) {
-      const n = counts.get(key) ?? 0;
-      const same = byCount.get(n);
-      if (same) same.push(key);
-      else byCount.set(n, [key]);
-    }
-    return [...byCount].map(([n, same]) =>
-      this.#prisma.cachedResult.updateMany({
-        where: { key: { in: same } },
-        data: { hitCount: { increment: n }, lastHitAt: at },
-      }),
-    );
   }
 }
