@@ -6,17 +6,19 @@
  * says degraded with the reason, nothing blocks, and all of it recovers once the database is back.
  * Also a database that fails to open at start-up and is opened on a later attempt.
  */
-import Database from 'better-sqlite3';
+
 import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../src/store/generated/prisma/client.js';
 import { databaseFileFromUrl, openStore } from '../src/store/index.js';
 import type { StoreOptions } from '../src/store/types.js';
-import { startTestServer, type GqlResponse, type TestServer } from './support/test-server.js';
+import { type GqlResponse, startTestServer, type TestServer } from './support/test-server.js';
 
 const quiet = { warn: () => {}, error: () => {}, info: () => {} };
 const SAVE = `mutation($notes: String) { saveAnalysis(input: { title: "t", notes: $notes, queries: [{ piece: KNIGHT, from: ["b1"], to: ["c3"] }] }) { analysis { id } editToken } }`;
-const PATHS = (to: string) => `{ shortestPaths(query: { piece: QUEEN, from: ["a1"], to: ["${to}"] }) { distance cached } }`;
+const PATHS = (to: string) =>
+  `{ shortestPaths(query: { piece: QUEEN, from: ["a1"], to: ["${to}"] }) { distance cached } }`;
 
 /** Starts a server on the real store, handing out the database file and the Prisma client. */
 async function startWithDatabase(env: Record<string, string> = {}) {
@@ -54,7 +56,9 @@ function expectUnavailable(res: GqlResponse, reason: RegExp): void {
   const [error] = res.body.errors!;
   expect(error.extensions?.code).toBe('SERVICE_UNAVAILABLE');
   expect(error.extensions?.reason).toMatch(reason);
-  expect(error.message).toMatch(/^The database is unavailable \(.+\): nothing was changed; try again later\. Path questions are still answered\.$/);
+  expect(error.message).toMatch(
+    /^The database is unavailable \(.+\): nothing was changed; try again later\. Path questions are still answered\.$/,
+  );
   expect(error.message).toContain(`(${error.extensions?.reason})`);
   // No stack trace and nothing of the driver's or Prisma's own text.
   expect(JSON.stringify(res.body)).not.toMatch(/stacktrace|prisma|invocation|\.ts:|SQLITE_/i);
@@ -99,19 +103,28 @@ describe('database unavailable', () => {
       await prisma.$executeRawUnsafe('PRAGMA query_only = ON');
 
       expectUnavailable(await t.gql(SAVE), /^attempt to write a readonly database$/);
-      expect(await health(t.url)).toMatchObject({ status: 503, body: { status: 'degraded', reason: 'attempt to write a readonly database' } });
+      expect(await health(t.url)).toMatchObject({
+        status: 503,
+        body: { status: 'degraded', reason: 'attempt to write a readonly database' },
+      });
       await expectPathsAnswered(t, 'g7');
       const read = await t.gql(`{ analysis(id: "${first.analysis.id}") { id results { distance } } }`);
       expect(read.body).toEqual({ data: { analysis: { id: first.analysis.id, results: [{ distance: 1 }] } } });
       await new Promise((r) => setTimeout(r, 250)); // the next write is a trial, and fails
-      const update = await t.gql(`mutation { updateAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}", input: { title: "u" }) { id } }`);
+      const update = await t.gql(
+        `mutation { updateAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}", input: { title: "u" }) { id } }`,
+      );
       expectUnavailable(update, /readonly/);
-      const del = await t.gql(`mutation { deleteAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}") }`);
+      const del = await t.gql(
+        `mutation { deleteAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}") }`,
+      );
       expectUnavailable(del, /readonly/);
 
       await prisma.$executeRawUnsafe('PRAGMA query_only = OFF');
       await waitHealthy(t.url);
-      const updated = await t.gql(`mutation { updateAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}", input: { title: "u" }) { title } }`);
+      const updated = await t.gql(
+        `mutation { updateAnalysis(id: "${first.analysis.id}", editToken: "${first.editToken}", input: { title: "u" }) { title } }`,
+      );
       expect(updated.body).toEqual({ data: { updateAnalysis: { title: 'u' } } });
     } finally {
       await t.close();
@@ -129,7 +142,10 @@ describe('database unavailable', () => {
 
       expectUnavailable(await t.gql(SAVE, { notes }), /^database or disk is full$/);
       await new Promise((r) => setTimeout(r, 250)); // a trial write is due: it needs room too, and fails
-      expect(await health(t.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable', reason: 'database or disk is full' } });
+      expect(await health(t.url)).toEqual({
+        status: 503,
+        body: { status: 'degraded', database: 'unavailable', reason: 'database or disk is full' },
+      });
       await expectPathsAnswered(t, 'f7');
 
       await prisma.$queryRawUnsafe('PRAGMA max_page_count = 1073741823');
@@ -156,7 +172,10 @@ describe('a database that fails to open', () => {
       },
     });
     try {
-      expect(await health(t.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable', reason: 'failed to open (see the server log)' } });
+      expect(await health(t.url)).toEqual({
+        status: 503,
+        body: { status: 'degraded', database: 'unavailable', reason: 'failed to open (see the server log)' },
+      });
       const early = await t.gql(SAVE);
       expect(early.body.errors?.[0].extensions?.code).toBe('SERVICE_UNAVAILABLE');
       await waitHealthy(t.url);
@@ -181,7 +200,10 @@ describe('a database that fails to open', () => {
     try {
       await new Promise((r) => setTimeout(r, 150));
       expect(attempts).toBe(1);
-      expect(await health(t.url)).toEqual({ status: 503, body: { status: 'degraded', database: 'unavailable', reason: 'migration error (see the server log)' } });
+      expect(await health(t.url)).toEqual({
+        status: 503,
+        body: { status: 'degraded', database: 'unavailable', reason: 'migration error (see the server log)' },
+      });
     } finally {
       await t.close();
     }

@@ -19,15 +19,25 @@ async function expectCsrfRefused(t: TestServer): Promise<void> {
   const simple = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ __typename }')}`);
   expect(simple.status).toBe(400);
   expect(await simple.text()).toMatch(/CSRF|preflight/i);
-  const plain = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: '{ __typename }' }) });
+  const plain = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ query: '{ __typename }' }),
+  });
   expect(plain.status).toBe(400);
 }
 
 describe('introspection and playground switched off (PLAYGROUND=false INTROSPECTION=false)', () => {
   it('refuses __schema and __type, hides field suggestions, serves no playground, answers queries', async () => {
-    const t = await startTestServer({ database: false, env: { PLAYGROUND: 'false', INTROSPECTION: 'false', NODE_ENV: 'production' } });
+    const t = await startTestServer({
+      database: false,
+      env: { PLAYGROUND: 'false', INTROSPECTION: 'false', NODE_ENV: 'production' },
+    });
     try {
-      for (const query of ['{ __schema { queryType { name } } }', '{ __type(name: "PathResult") { fields { name } } }']) {
+      for (const query of [
+        '{ __schema { queryType { name } } }',
+        '{ __type(name: "PathResult") { fields { name } } }',
+      ]) {
         const res = await t.gql(query);
         expect(res.status).toBe(400);
         expect(res.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
@@ -69,7 +79,9 @@ describe('PLAYGROUND=false alone', () => {
   it('turns introspection off with it (INTROSPECTION defaults to PLAYGROUND)', async () => {
     const t = await startTestServer({ database: false, env: { PLAYGROUND: 'false' } });
     try {
-      expect((await t.gql('{ __schema { queryType { name } } }')).body.errors?.[0].extensions?.validationErrorCode).toBe('INTROSPECTION_DISABLED');
+      expect(
+        (await t.gql('{ __schema { queryType { name } } }')).body.errors?.[0].extensions?.validationErrorCode,
+      ).toBe('INTROSPECTION_DISABLED');
     } finally {
       await t.close();
     }

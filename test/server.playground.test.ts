@@ -7,7 +7,7 @@
  * where a missing browser is a failure (`.ci/run` installs it).
  */
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -68,13 +68,18 @@ describe.skipIf(!haveChromium && !inCi)('offline playground in headless Chromium
 
     // Run it: the page POSTs to /graphql and shows the answer.
     const answer = page.waitForResponse(
-      (res) => res.url() === `${t.url}/graphql` && res.request().method() === 'POST' && (res.request().postData() ?? '').includes('SeedExample'),
+      (res) =>
+        res.url() === `${t.url}/graphql` &&
+        res.request().method() === 'POST' &&
+        (res.request().postData() ?? '').includes('SeedExample'),
       { timeout: 30_000 },
     );
     await page.locator('.graphiql-execute-button').click();
     const response = await answer;
     expect(response.status()).toBe(200);
-    const json = (await response.json()) as { data: { shortestPaths: { distance: number; layers: { squares: string[] }[] } } };
+    const json = (await response.json()) as {
+      data: { shortestPaths: { distance: number; layers: { squares: string[] }[] } };
+    };
     expect(json.data.shortestPaths.distance).toBe(4);
     expect(json.data.shortestPaths.layers[4].squares).toEqual(['a1', 'h8']);
     // Monaco renders spaces as no-break spaces.

@@ -39,7 +39,11 @@ interface Answer {
 }
 
 async function ask(url: string, q: unknown[]): Promise<Answer[]> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: BATCH, variables: { q } }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: BATCH, variables: { q } }),
+  });
   const body = (await res.json()) as { data?: { shortestPathsBatch: Answer[] }; errors?: unknown };
   expect(body.errors).toBeUndefined();
   return body.data!.shortestPathsBatch;
@@ -59,7 +63,12 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the cache survives a restart', () => {
   it('in process: close() writes what is queued; the next server answers from the cache alone', async () => {
-    const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATABASE_URL: `file:${join(dir, 'cache.db')}` });
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: `file:${join(dir, 'cache.db')}`,
+    });
     const q = queries(300);
 
     const first = await startServer(config);
@@ -121,7 +130,8 @@ async function startChild(databaseUrl: string) {
     });
     void exited.then((code) => reject(new Error(`exited early with ${code}: ${log}`)));
   });
-  for (let i = 0; i < 200 && (await fetch(`${url}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 200 && (await fetch(`${url}/health`)).status !== 200; i++)
+    await new Promise((r) => setTimeout(r, 25));
   return {
     url,
     log: () => log,

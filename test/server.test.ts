@@ -30,10 +30,14 @@ function fakeStore(options: { healthy?: () => boolean; lookupDelayMs?: number } 
       },
     },
     analyses: {
-      save: async () => { throw new Error('not used'); },
+      save: async () => {
+        throw new Error('not used');
+      },
       get: async () => null,
       list: async () => ({ edges: [], hasNextPage: false, endCursor: null, totalCount: 0 }),
-      update: async () => { throw new Error('not used'); },
+      update: async () => {
+        throw new Error('not used');
+      },
       delete: async () => false,
     },
     healthy: async () => options.healthy?.() ?? true,
@@ -63,8 +67,15 @@ describe('/health', () => {
     try {
       expect(await health(server.url)).toEqual({ status: 503, body: { status: 'starting', database: 'opening' } });
       // Path questions are answered from the engine meanwhile; analyses are unavailable.
-      const early = await fetch(server.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `${SEED.slice(0, -1)} analysis(id: "x") { id } }` }) });
-      const earlyBody = (await early.json()) as { data: { shortestPaths: { distance: number } }; errors: { extensions: { code: string } }[] };
+      const early = await fetch(server.graphqlUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `${SEED.slice(0, -1)} analysis(id: "x") { id } }` }),
+      });
+      const earlyBody = (await early.json()) as {
+        data: { shortestPaths: { distance: number } };
+        errors: { extensions: { code: string } }[];
+      };
       expect(earlyBody.data.shortestPaths.distance).toBe(4);
       expect(earlyBody.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
 
@@ -79,16 +90,25 @@ describe('/health', () => {
   });
 
   it('does not hang at shutdown when the database never finishes opening', async () => {
-    const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '100' }), {
-      openStore: () => new Promise<Store>(() => {}),
-    });
+    const server = await startServer(
+      loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SHUTDOWN_TIMEOUT_MS: '100' }),
+      {
+        openStore: () => new Promise<Store>(() => {}),
+      },
+    );
     const started = Date.now();
     await server.close();
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('reports a database that failed to open as degraded, and keeps answering path questions', async () => {
-    const t = await startTestServer({ deps: { openStore: async () => { throw new Error('disk on fire'); } } });
+    const t = await startTestServer({
+      deps: {
+        openStore: async () => {
+          throw new Error('disk on fire');
+        },
+      },
+    });
     try {
       expect(await health(t.url)).toEqual({
         status: 503,
@@ -128,7 +148,9 @@ describe('/metrics', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(sumMetric(text, 'chess_paths_http_requests_total', { route: 'graphql', method: 'POST', status: '200' })).toBe(3);
+    expect(
+      sumMetric(text, 'chess_paths_http_requests_total', { route: 'graphql', method: 'POST', status: '200' }),
+    ).toBe(3);
     expect(sumMetric(text, 'chess_paths_graphql_errors_total', { code: 'BAD_USER_INPUT' })).toBe(1);
     expect(sumMetric(text, 'chess_paths_engine_solves_total')).toBe(1);
     expect(sumMetric(text, 'chess_paths_cache_misses_total')).toBe(1);
@@ -167,7 +189,10 @@ describe('playground page over HTTP', () => {
   });
 
   it('is served gzip-compressed with an ETag, the seed example inside, no external resources', async () => {
-    const res = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' }, decompress: false } as RequestInit);
+    const res = await fetch(`${t.url}/graphql`, {
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+      decompress: false,
+    } as RequestInit);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('cache-control')).toMatch(/max-age=\d+/);
@@ -192,11 +217,13 @@ describe('playground page over HTTP', () => {
   it('raw bytes really are gzip', async () => {
     const http = await import('node:http');
     const raw = await new Promise<Buffer>((resolve, reject) => {
-      http.get(`${t.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve(Buffer.concat(chunks)));
-      }).on('error', reject);
+      http
+        .get(`${t.url}/graphql`, { headers: { accept: 'text/html', 'accept-encoding': 'gzip' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject);
     });
     expect(gunzipSync(raw).toString('utf8')).toMatch(/^\s*<!doctype html>/i);
   });
@@ -262,7 +289,8 @@ describe('configuration', () => {
     for (const [name, value] of Object.entries(DEFAULTS)) {
       expect(documented.get(name), name).toBe(String(value));
     }
-    for (const name of ['NODE_ENV', 'PLAYGROUND', 'INTROSPECTION', 'CORS_ORIGINS']) expect(documented.has(name), name).toBe(true);
+    for (const name of ['NODE_ENV', 'PLAYGROUND', 'INTROSPECTION', 'CORS_ORIGINS'])
+      expect(documented.has(name), name).toBe(true);
     // And nothing documented that the server does not read.
     const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
     for (const name of documented.keys()) expect(source, name).toContain(name);
@@ -274,7 +302,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ PLAYGROUND: 'maybe' })).toThrow(/PLAYGROUND/);
     expect(() => loadConfig({ INTROSPECTION: 'false' })).toThrow(/PLAYGROUND=true needs INTROSPECTION=true/);
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
-    expect(loadConfig({ NODE_ENV: 'production', PLAYGROUND: 'false', INTROSPECTION: 'false' })).toMatchObject({ production: true, playground: false, introspection: false });
+    expect(loadConfig({ NODE_ENV: 'production', PLAYGROUND: 'false', INTROSPECTION: 'false' })).toMatchObject({
+      production: true,
+      playground: false,
+      introspection: false,
+    });
   });
 });
 
@@ -282,7 +314,13 @@ describe('the entry point', () => {
   it('starts from the environment, serves, and exits 0 on SIGTERM after closing the database', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chess-paths-main-'));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: `file:${join(dir, 'main.db')}` },
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        DATABASE_URL: `file:${join(dir, 'main.db')}`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -295,9 +333,16 @@ describe('the entry point', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${log}`)));
       });
-      for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++) await new Promise((r) => setTimeout(r, 50));
-      const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SEED }) });
-      expect(((await res.json()) as { data: { shortestPaths: { distance: number } } }).data.shortestPaths.distance).toBe(4);
+      for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const res = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: SEED }),
+      });
+      expect(
+        ((await res.json()) as { data: { shortestPaths: { distance: number } } }).data.shortestPaths.distance,
+      ).toBe(4);
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

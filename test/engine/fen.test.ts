@@ -6,16 +6,16 @@
  * are computed by hand from the listed squares, and the answers are compared with the reference.
  */
 import { describe, expect, it } from 'vitest';
-import { parseFen, solve } from '../../src/engine/index.js';
 import { InputError } from '../../src/engine/errors.js';
+import { parseFen, solve } from '../../src/engine/index.js';
 import type { PathQuery } from '../../src/engine/types.js';
 import { expectResultMatchesReference } from '../support/engine-harness.js';
 import {
+  type ReferenceBoard,
+  type ReferencePiece,
   referenceFormatHex,
   referenceParseSquare,
   referenceSolve,
-  type ReferenceBoard,
-  type ReferencePiece,
 } from '../support/reference-bfs.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -32,7 +32,9 @@ const ranksOf = (board: ReferenceBoard, ...ranks: number[]) =>
   ranks.flatMap((rank) => Array.from({ length: board.files }, (_, file) => (rank - 1) * board.files + file));
 
 const sortPieces = (pieces: { square: string; role: string; color: string }[]) =>
-  [...pieces].map(({ square, role, color }) => ({ square, role, color })).sort((a, b) => a.square.localeCompare(b.square));
+  [...pieces]
+    .map(({ square, role, color }) => ({ square, role, color }))
+    .sort((a, b) => a.square.localeCompare(b.square));
 
 function expectFenRejected(fen: string, board?: { files: number; ranks: number }): void {
   expect(() => (board ? parseFen(fen, board) : parseFen(fen)), fen).toThrow(InputError);
@@ -99,7 +101,9 @@ describe('parseFen', () => {
         { square: 'h1', role: 'ROOK', color: 'WHITE' },
       ]),
     );
-    expect(position.occupied.indices).toEqual(['h1', 'b2', 'd5', 'e5', 'f7'].map((name) => indexOf(name)).sort((a, b) => a - b));
+    expect(position.occupied.indices).toEqual(
+      ['h1', 'b2', 'd5', 'e5', 'f7'].map((name) => indexOf(name)).sort((a, b) => a - b),
+    );
   });
 
   it('a 10 x 10 FEN with run length 10', () => {
@@ -156,12 +160,14 @@ describe('parseFen', () => {
   });
 
   it('an invalid FEN inside a query is an InputError', () => {
-    expect(() => solve({ piece: 'KING', from: ['a1'], to: ['h8'], fen: '9/8/8/8/8/8/8/8 w - - 0 1' })).toThrow(InputError);
+    expect(() => solve({ piece: 'KING', from: ['a1'], to: ['h8'], fen: '9/8/8/8/8/8/8/8 w - - 0 1' })).toThrow(
+      InputError,
+    );
   });
 });
 
 describe('queries with a fen', () => {
-  it('occupied squares block except the query\'s own from and to squares (start position)', () => {
+  it("occupied squares block except the query's own from and to squares (start position)", () => {
     const occupied = ranksOf(EIGHT, 1, 2, 7, 8);
     const rook = solveFenChecked({ piece: 'ROOK', from: ['a1'], to: ['a8'], fen: START }, occupied);
     // Passable: ranks 3-6 plus a1 and a8.

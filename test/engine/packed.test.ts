@@ -9,20 +9,21 @@
  *   layers), and `decodeLayers` refuses truncated, trailing, over-long and out-of-range bytes;
  * - a 64 x 64 king maze at distance ~2,000 stays small once encoded.
  */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import {
   checkPacked,
   decodeLayers,
   encodeLayers,
+  type PackedLayers,
+  type PathResult,
+  type Prepared,
   packedBytes,
   packLayers,
   prepareQuery,
   solutionFromPacked,
   solve,
-  type PackedLayers,
-  type PathResult,
-  type Prepared,
 } from '../../src/engine/index.js';
 import { caseArbitrary } from '../support/engine-harness.js';
 import { referenceFormatHex, referenceSolve, referenceSquareName } from '../support/reference-bfs.js';
@@ -43,7 +44,8 @@ function pack(layers: readonly (readonly number[])[]): PackedLayers {
 /** The layers of a pack as index arrays. */
 function unpack(packed: PackedLayers): number[][] {
   const out: number[][] = [];
-  for (let k = 0; k + 1 < packed.starts.length; k++) out.push(Array.from(packed.squares.subarray(packed.starts[k], packed.starts[k + 1])));
+  for (let k = 0; k + 1 < packed.starts.length; k++)
+    out.push(Array.from(packed.squares.subarray(packed.starts[k], packed.starts[k + 1])));
   return out;
 }
 
@@ -68,7 +70,12 @@ function fields(result: PathResult, first: number) {
     key: result.key,
     reachable: result.reachable,
     distance: result.distance,
-    layers: result.layers.map((l) => ({ bitboard: l.bitboard, squares: l.squares, indices: l.indices, count: l.count })),
+    layers: result.layers.map((l) => ({
+      bitboard: l.bitboard,
+      squares: l.squares,
+      indices: l.indices,
+      count: l.count,
+    })),
     squares: result.squares.bitboard,
     sources: result.sources.bitboard,
     targets: result.targets.bitboard,
@@ -98,7 +105,12 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
  * Corruptions of a valid pack, each with the fault `checkPacked` must name; a corruption that does
  * not apply to this problem (no impassable square, distance 0, ...) is left out.
  */
-function corruptions(layers: number[][], n: number, words: number, m: Membership): { name: string; packed: PackedLayers; fault: RegExp }[] {
+function corruptions(
+  layers: number[][],
+  n: number,
+  words: number,
+  m: Membership,
+): { name: string; packed: PackedLayers; fault: RegExp }[] {
   const out: { name: string; packed: PackedLayers; fault: RegExp }[] = [];
   const D = layers.length - 1;
   const used = new Set(layers.flat());
@@ -107,15 +119,33 @@ function corruptions(layers: number[][], n: number, words: number, m: Membership
   const blocked = Array.from({ length: n }, (_, v) => v).find((v) => !m.passable(v));
   if (blocked !== undefined) {
     const k = D >= 2 ? 1 : D;
-    out.push({ name: `impassable square ${blocked} in layer ${k}`, packed: pack(with_(k, sorted([...layers[k], blocked]))), fault: /leaves the mask/ });
+    out.push({
+      name: `impassable square ${blocked} in layer ${k}`,
+      packed: pack(with_(k, sorted([...layers[k], blocked]))),
+      fault: /leaves the mask/,
+    });
   }
   // Squares past the board: in the last word's padding, and past every word.
-  if (n < words * 32) out.push({ name: 'square in the padding bits', packed: pack(with_(D, [...layers[D], n])), fault: /leaves the mask/ });
-  if (words * 32 < 65536) out.push({ name: 'square past the words', packed: pack(with_(D, [...layers[D], words * 32])), fault: /leaves the mask/ });
+  if (n < words * 32)
+    out.push({
+      name: 'square in the padding bits',
+      packed: pack(with_(D, [...layers[D], n])),
+      fault: /leaves the mask/,
+    });
+  if (words * 32 < 65536)
+    out.push({
+      name: 'square past the words',
+      packed: pack(with_(D, [...layers[D], words * 32])),
+      fault: /leaves the mask/,
+    });
 
   // An empty layer inserted (the distance one more than the layers hold).
   const emptyAt = Math.min(1, D);
-  out.push({ name: `empty layer at ${emptyAt}`, packed: pack([...layers.slice(0, emptyAt), [], ...layers.slice(emptyAt)]), fault: /is empty/ });
+  out.push({
+    name: `empty layer at ${emptyAt}`,
+    packed: pack([...layers.slice(0, emptyAt), [], ...layers.slice(emptyAt)]),
+    fault: /is empty/,
+  });
   // Offsets that go backwards (a negative-size layer).
   if (D >= 1) {
     const p = pack(layers);
@@ -129,7 +159,11 @@ function corruptions(layers: number[][], n: number, words: number, m: Membership
     const squares = new Uint16Array(p.squares.length + 1);
     squares.set(p.squares);
     squares[p.squares.length] = p.squares[p.squares.length - 1];
-    out.push({ name: 'square after the last layer', packed: { squares, starts: p.starts }, fault: /offsets do not cover/ });
+    out.push({
+      name: 'square after the last layer',
+      packed: { squares, starts: p.starts },
+      fault: /offsets do not cover/,
+    });
   }
 
   const wide = layers.findIndex((l) => l.length >= 2);
@@ -143,23 +177,47 @@ function corruptions(layers: number[][], n: number, words: number, m: Membership
   const free = Array.from({ length: n }, (_, v) => v).filter((v) => m.passable(v) && !used.has(v));
   const notSource = free.find((v) => !m.source(v));
   if (notSource !== undefined) {
-    out.push({ name: `first layer with non-source ${notSource}`, packed: pack(with_(0, sorted([...layers[0], notSource]))), fault: /first layer is not within the sources/ });
+    out.push({
+      name: `first layer with non-source ${notSource}`,
+      packed: pack(with_(0, sorted([...layers[0], notSource]))),
+      fault: /first layer is not within the sources/,
+    });
   }
   // At distance 0 the last layer is the first: the square must be a source to reach the target check.
   const notTarget = free.find((v) => !m.target(v) && (D > 0 || m.source(v)));
   if (notTarget !== undefined) {
-    out.push({ name: `last layer with non-target ${notTarget}`, packed: pack(with_(D, sorted([...layers[D], notTarget]))), fault: /last layer is not within the targets/ });
+    out.push({
+      name: `last layer with non-target ${notTarget}`,
+      packed: pack(with_(D, sorted([...layers[D], notTarget]))),
+      fault: /last layer is not within the targets/,
+    });
   }
   if (D >= 1) {
     // The last layer dropped: a pack of a shorter distance, whose last layer holds no target.
-    out.push({ name: 'last layer dropped', packed: pack(layers.slice(0, D)), fault: /last layer is not within the targets/ });
+    out.push({
+      name: 'last layer dropped',
+      packed: pack(layers.slice(0, D)),
+      fault: /last layer is not within the targets/,
+    });
     // The first layer dropped: L_1 holds no source.
-    out.push({ name: 'first layer dropped', packed: pack(layers.slice(1)), fault: /first layer is not within the sources/ });
+    out.push({
+      name: 'first layer dropped',
+      packed: pack(layers.slice(1)),
+      fault: /first layer is not within the sources/,
+    });
     // A square of L_0 repeated in L_1.
-    out.push({ name: 'square in two layers', packed: pack(with_(1, sorted([...layers[1], layers[0][0]]))), fault: /in two layers/ });
+    out.push({
+      name: 'square in two layers',
+      packed: pack(with_(1, sorted([...layers[1], layers[0][0]]))),
+      fault: /in two layers/,
+    });
   } else {
     // Distance 0: the same square twice as two layers.
-    out.push({ name: 'square in two layers (distance 0)', packed: pack([layers[0], layers[0]]), fault: /in two layers/ });
+    out.push({
+      name: 'square in two layers (distance 0)',
+      packed: pack([layers[0], layers[0]]),
+      fault: /in two layers/,
+    });
   }
   return out;
 }
@@ -199,7 +257,11 @@ describe('packed layers over random queries (boards up to 40 x 40)', () => {
         expect(rebuilt.pathCount).toBe(answer.pathCount);
 
         // With a known path count, it is served as given (not recomputed).
-        const given = solutionFromPacked(prepareQuery(query), packed, { cached: false, pathCount: 12345n, check: true });
+        const given = solutionFromPacked(prepareQuery(query), packed, {
+          cached: false,
+          pathCount: 12345n,
+          check: true,
+        });
         expect(given.pathCount).toBe(12345n);
         expect(given.cached).toBe(false);
 
@@ -270,8 +332,12 @@ describe('packed layers over random queries (boards up to 40 x 40)', () => {
   it('solutionFromPacked refuses an invalid path count when checking', () => {
     const query = { piece: 'KING' as const, from: ['e4'], to: ['a1', 'h8'] };
     const packed = packLayers(solve(query));
-    expect(() => solutionFromPacked(prepareQuery(query), packed, { cached: true, check: true, pathCount: -1n })).toThrow(/path count/);
-    expect(solutionFromPacked(prepareQuery(query), packed, { cached: true, check: true, pathCount: 8n }).pathCount).toBe(8n);
+    expect(() =>
+      solutionFromPacked(prepareQuery(query), packed, { cached: true, check: true, pathCount: -1n }),
+    ).toThrow(/path count/);
+    expect(
+      solutionFromPacked(prepareQuery(query), packed, { cached: true, check: true, pathCount: 8n }).pathCount,
+    ).toBe(8n);
   });
 });
 
@@ -285,8 +351,12 @@ describe('decodeLayers refuses malformed bytes', () => {
         const bytes = encodeLayers(packed);
         // Proper prefixes: all of them for short encodings, else the first 24, the last 24 and a sample.
         const cuts = new Set<number>();
-        for (let i = 0; i < bytes.length; i++) if (bytes.length <= 64 || i < 24 || i >= bytes.length - 24 || i % 37 === 0) cuts.add(i);
-        for (const cut of cuts) expect(() => decodeLayers(bytes.subarray(0, cut), n), `prefix ${cut}/${bytes.length}`).toThrow(/end too early/);
+        for (let i = 0; i < bytes.length; i++)
+          if (bytes.length <= 64 || i < 24 || i >= bytes.length - 24 || i % 37 === 0) cuts.add(i);
+        for (const cut of cuts)
+          expect(() => decodeLayers(bytes.subarray(0, cut), n), `prefix ${cut}/${bytes.length}`).toThrow(
+            /end too early/,
+          );
         const longer = new Uint8Array(bytes.length + 1);
         longer.set(bytes);
         longer[bytes.length] = extra;
@@ -341,7 +411,13 @@ function serpentine(side: number) {
   const end = ((lastOpen >> 1) % 2 === 0 ? side - 1 : 0) + lastOpen * side;
   const board = { files: side, ranks: side };
   return {
-    query: { piece: 'KING' as const, board, from: ['a1'], to: [referenceSquareName(end, board)], mask: referenceFormatHex(passable, board) },
+    query: {
+      piece: 'KING' as const,
+      board,
+      from: ['a1'],
+      to: [referenceSquareName(end, board)],
+      mask: referenceFormatHex(passable, board),
+    },
     problem: { piece: 'KING' as const, files: side, ranks: side, passable, sources: [0], targets: [end] },
   };
 }

@@ -76,7 +76,7 @@ describe('the worked example of the contract', () => {
 });
 
 describe('distance 0', () => {
-  it('S\' ∩ T\' nonempty: one layer S\' ∩ T\', one path per common square', () => {
+  it("S' ∩ T' nonempty: one layer S' ∩ T', one path per common square", () => {
     const result = solveChecked({ piece: 'KING', from: ['c3', 'a1', 'h8'], to: ['h8', 'C3', 'b2'] });
     expect(result.distance).toBe(0);
     expect(result.layers.map((layer) => layer.squares)).toEqual([['c3', 'h8']]);
@@ -113,7 +113,12 @@ describe('unreachable queries', () => {
   });
 
   it('a knight in the centre of 3 x 3 has no move', () => {
-    const result = solveChecked({ piece: 'KNIGHT', from: ['b2'], to: ['a1', 'c3', 'a2'], board: { files: 3, ranks: 3 } });
+    const result = solveChecked({
+      piece: 'KNIGHT',
+      from: ['b2'],
+      to: ['a1', 'c3', 'a2'],
+      board: { files: 3, ranks: 3 },
+    });
     expectUnreachable(result);
     expect(result.distances).toEqual([null, null, null, null, 0, null, null, null, null]);
   });
@@ -171,8 +176,12 @@ describe('pawns', () => {
     expect(solveChecked({ piece: 'BLACK_PAWN', from: ['e6'], to: ['e4'] }).distance).toBe(2);
     expectUnreachable(solveChecked({ piece: 'BLACK_PAWN', from: ['e7'], to: ['e5'], blocked: ['e6'] }));
     // On 10 ranks the black double-step rank is rank index 8 (rank 9).
-    expect(solveChecked({ piece: 'BLACK_PAWN', from: ['c9'], to: ['c7'], board: { files: 5, ranks: 10 } }).distance).toBe(1);
-    expect(solveChecked({ piece: 'BLACK_PAWN', from: ['c8'], to: ['c6'], board: { files: 5, ranks: 10 } }).distance).toBe(2);
+    expect(
+      solveChecked({ piece: 'BLACK_PAWN', from: ['c9'], to: ['c7'], board: { files: 5, ranks: 10 } }).distance,
+    ).toBe(1);
+    expect(
+      solveChecked({ piece: 'BLACK_PAWN', from: ['c8'], to: ['c6'], board: { files: 5, ranks: 10 } }).distance,
+    ).toBe(2);
   });
 
   it('white pawn e2 -> e5: the single step e3 is not on a shortest path', () => {
@@ -224,7 +233,9 @@ describe('1 x N and N x 1 boards', () => {
     expectUnreachable(solveChecked({ piece: 'WHITE_PAWN', from: ['c1'], to: ['d1'], board }));
     expectUnreachable(solveChecked({ piece: 'BLACK_PAWN', from: ['c1'], to: ['d1'], board }));
     expectUnreachable(solveChecked({ piece: 'KNIGHT', from: ['a1'], to: ['c1'], board }));
-    expect(solveChecked({ piece: 'QUEEN', from: ['c1'], to: ['a1', 'h1'], board, blocked: ['b1'] }).path?.squares).toEqual(['c1', 'h1']);
+    expect(
+      solveChecked({ piece: 'QUEEN', from: ['c1'], to: ['a1', 'h1'], board, blocked: ['b1'] }).path?.squares,
+    ).toEqual(['c1', 'h1']);
   });
 
   it('long strips: 1 x 256 and 256 x 1', () => {
@@ -271,7 +282,12 @@ describe('path counts beyond 64 bits', () => {
   });
 
   it('KING on an open 256 x 256 board from a1 to iv1 and to iv200', () => {
-    const result = solveChecked({ piece: 'KING', from: ['a1'], to: ['iv1', 'iv200'], board: { files: 256, ranks: 256 } });
+    const result = solveChecked({
+      piece: 'KING',
+      from: ['a1'],
+      to: ['iv1', 'iv200'],
+      board: { files: 256, ranks: 256 },
+    });
     expect(result.distance).toBe(255);
     expect(result.pathCount > 2n ** 128n).toBe(true);
   }, 60_000);

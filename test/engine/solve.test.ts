@@ -8,17 +8,18 @@
  * `prepareQuery` keys equal exactly when the canonical problems are equal; `solveBatch` equals
  * solving one query at a time, in input order.
  */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { prepareQuery, restoreResult, solve, solveBatch } from '../../src/engine/index.js';
 import {
   buildCase,
+  type CaseRecipe,
   caseArbitrary,
   expectResultMatchesReference,
   recipeArbitrary,
   referenceCanonical,
   snapshotResult,
-  type CaseRecipe,
 } from '../support/engine-harness.js';
 import { referenceSolve } from '../support/reference-bfs.js';
 
@@ -45,11 +46,13 @@ describe('solve agrees with the reference BFS', () => {
     const smallBoards = fc.record({ files: fc.integer({ min: 1, max: 6 }), ranks: fc.integer({ min: 1, max: 6 }) });
     fc.assert(
       fc.property(
-        recipeArbitrary(smallBoards).map((recipe): CaseRecipe => ({
-          ...recipe,
-          density: 30 + (recipe.density % 31),
-          obstacleStyle: recipe.obstacleStyle === 'none' ? 'both' : recipe.obstacleStyle,
-        })),
+        recipeArbitrary(smallBoards).map(
+          (recipe): CaseRecipe => ({
+            ...recipe,
+            density: 30 + (recipe.density % 31),
+            obstacleStyle: recipe.obstacleStyle === 'none' ? 'both' : recipe.obstacleStyle,
+          }),
+        ),
         ({ ...recipe }) => {
           const { query, problem } = buildCase(recipe);
           expectResultMatchesReference(solve(query), problem, referenceSolve(problem), { pageSize: 2, pageCount: 3 });
@@ -83,11 +86,15 @@ describe('solve agrees with the reference BFS', () => {
 describe('representations, restore, keys and batches', () => {
   it('on 8 x 8 the fast path and the general word-array representation agree on every field', () => {
     fc.assert(
-      fc.property(caseArbitrary(fc.constant({ files: 8, ranks: 8 })), fc.integer({ min: 1, max: 5 }), ({ query }, pageSize) => {
-        const fast = snapshotResult(solve(query), pageSize, 3);
-        const general = snapshotResult(solve(query, { representation: 'general' }), pageSize, 3);
-        expect(general).toEqual(fast);
-      }),
+      fc.property(
+        caseArbitrary(fc.constant({ files: 8, ranks: 8 })),
+        fc.integer({ min: 1, max: 5 }),
+        ({ query }, pageSize) => {
+          const fast = snapshotResult(solve(query), pageSize, 3);
+          const general = snapshotResult(solve(query, { representation: 'general' }), pageSize, 3);
+          expect(general).toEqual(fast);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -104,17 +111,25 @@ describe('representations, restore, keys and batches', () => {
 
   it('restoreResult rebuilds the same answer from the layer bitboards, marked cached', () => {
     fc.assert(
-      fc.property(caseArbitrary(), fc.boolean(), fc.integer({ min: 1, max: 5 }), ({ query, problem }, passCount, pageSize) => {
-        const solved = solve(query);
-        const layers = solved.layers.map((layer) => layer.bitboard);
-        const restored = passCount
-          ? restoreResult(solved.problem, layers, solved.pathCount)
-          : restoreResult(solved.problem, layers);
-        expect(restored.cached).toBe(true);
-        expect(snapshotResult(restored, pageSize, 3)).toEqual({ ...snapshotResult(solved, pageSize, 3), cached: true });
-        // And the restored answer is still right, cursors included.
-        expectResultMatchesReference(restored, problem, referenceSolve(problem), { pageSize, pageCount: 2 });
-      }),
+      fc.property(
+        caseArbitrary(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        ({ query, problem }, passCount, pageSize) => {
+          const solved = solve(query);
+          const layers = solved.layers.map((layer) => layer.bitboard);
+          const restored = passCount
+            ? restoreResult(solved.problem, layers, solved.pathCount)
+            : restoreResult(solved.problem, layers);
+          expect(restored.cached).toBe(true);
+          expect(snapshotResult(restored, pageSize, 3)).toEqual({
+            ...snapshotResult(solved, pageSize, 3),
+            cached: true,
+          });
+          // And the restored answer is still right, cursors included.
+          expectResultMatchesReference(restored, problem, referenceSolve(problem), { pageSize, pageCount: 2 });
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -6,10 +6,11 @@
  * `InputError` whose message names the offending value. Random names and texts are also compared
  * with the reference's own parser and formatter.
  */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
-import { formatBitboard, parseBitboard, parseSquare, solve, solveBatch, squareName } from '../../src/engine/index.js';
+import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/engine/errors.js';
+import { formatBitboard, parseBitboard, parseSquare, solve, solveBatch, squareName } from '../../src/engine/index.js';
 import type { Board } from '../../src/engine/types.js';
 import {
   referenceFormatHex,
@@ -106,7 +107,14 @@ describe('square names', () => {
     expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['z9'] }), 'z9');
     expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['h8'], blocked: ['q3'] }), 'q3');
     expectInputError(() => solve({ piece: 'KING', from: ['i1'], to: ['a1'], board: { files: 8, ranks: 3 } }), 'i1');
-    expectInputError(() => solveBatch([{ piece: 'KING', from: ['a1'], to: ['h8'] }, { piece: 'KING', from: ['a01'], to: ['h8'] }]), 'a01');
+    expectInputError(
+      () =>
+        solveBatch([
+          { piece: 'KING', from: ['a1'], to: ['h8'] },
+          { piece: 'KING', from: ['a01'], to: ['h8'] },
+        ]),
+      'a01',
+    );
   });
 
   it('board sides outside 1..256 are InputErrors naming the value', () => {
@@ -117,14 +125,19 @@ describe('square names', () => {
 
   it('every square of random boards round-trips, and names agree with the reference', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 256 }), fc.integer({ min: 1, max: 256 }), fc.nat(), (files, ranks, pick) => {
-        const board = { files, ranks };
-        const index = pick % (files * ranks);
-        const name = referenceSquareName(index, board);
-        expect(squareName(index, board)).toBe(name);
-        expect(parseSquare(name, board)).toBe(index);
-        expect(parseSquare(name.toUpperCase(), board)).toBe(index);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 256 }),
+        fc.integer({ min: 1, max: 256 }),
+        fc.nat(),
+        (files, ranks, pick) => {
+          const board = { files, ranks };
+          const index = pick % (files * ranks);
+          const name = referenceSquareName(index, board);
+          expect(squareName(index, board)).toBe(name);
+          expect(parseSquare(name, board)).toBe(index);
+          expect(parseSquare(name.toUpperCase(), board)).toBe(index);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -132,16 +145,23 @@ describe('square names', () => {
   it('random strings are accepted exactly when the reference accepts them, with the same index', () => {
     const nameLike = fc.oneof(
       fc.string({ maxLength: 6 }),
-      fc.tuple(fc.stringMatching(/^[a-zA-Z]{0,3}$/), fc.stringMatching(/^[0-9]{0,4}$/)).map(([letters, digits]) => letters + digits),
+      fc
+        .tuple(fc.stringMatching(/^[a-zA-Z]{0,3}$/), fc.stringMatching(/^[0-9]{0,4}$/))
+        .map(([letters, digits]) => letters + digits),
     );
     fc.assert(
-      fc.property(nameLike, fc.integer({ min: 1, max: 256 }), fc.integer({ min: 1, max: 256 }), (name, files, ranks) => {
-        const board = { files, ranks };
-        const expected = referenceParseSquare(name, board);
-        // The message quotes the value as JSON, so compare with its JSON spelling.
-        if (expected === null) expectInputError(() => parseSquare(name, board), JSON.stringify(name).slice(1, -1));
-        else expect(parseSquare(name, board)).toBe(expected);
-      }),
+      fc.property(
+        nameLike,
+        fc.integer({ min: 1, max: 256 }),
+        fc.integer({ min: 1, max: 256 }),
+        (name, files, ranks) => {
+          const board = { files, ranks };
+          const expected = referenceParseSquare(name, board);
+          // The message quotes the value as JSON, so compare with its JSON spelling.
+          if (expected === null) expectInputError(() => parseSquare(name, board), JSON.stringify(name).slice(1, -1));
+          else expect(parseSquare(name, board)).toBe(expected);
+        },
+      ),
       { numRuns: 3000 },
     );
   });
@@ -164,7 +184,9 @@ describe('square-set text', () => {
     expect(formatBitboard(wordsOfIndices([], EIGHT), EIGHT)).toBe('0x0000000000000000');
     expect(formatBitboard(wordsOfIndices([0], { files: 1, ranks: 1 }), { files: 1, ranks: 1 })).toBe('0x1');
     expect(formatBitboard(wordsOfIndices([0, 8], { files: 3, ranks: 3 }), { files: 3, ranks: 3 })).toBe('0x101');
-    expect(formatBitboard(wordsOfIndices([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], { files: 5, ranks: 2 }), { files: 5, ranks: 2 })).toBe('0x3ff');
+    expect(
+      formatBitboard(wordsOfIndices([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], { files: 5, ranks: 2 }), { files: 5, ranks: 2 }),
+    ).toBe('0x3ff');
     const all = Array.from({ length: 64 }, (_, i) => i);
     expect(formatBitboard(wordsOfIndices(all, EIGHT), EIGHT)).toBe('0xffffffffffffffff');
   });
@@ -187,7 +209,10 @@ describe('square-set text', () => {
     expectInputError(() => parseBitboard('0x1000', { files: 3, ranks: 3 }), '0x1000');
     expectInputError(() => parseBitboard('0x10000000000000000', EIGHT), '0x10000000000000000');
     expectInputError(() => parseBitboard('0x2', { files: 1, ranks: 1 }), '0x2');
-    expectInputError(() => solve({ piece: 'KING', from: ['a1'], to: ['c3'], board: { files: 3, ranks: 3 }, mask: '0x3ff' }), '0x3ff');
+    expectInputError(
+      () => solve({ piece: 'KING', from: ['a1'], to: ['c3'], board: { files: 3, ranks: 3 }, mask: '0x3ff' }),
+      '0x3ff',
+    );
   });
 
   it('malformed text is rejected', () => {
@@ -215,7 +240,10 @@ describe('square-set text', () => {
           const canonical = referenceFormatHex(member, board);
           expect(formatBitboard(wordsOfIndices(indices, board), board)).toBe(canonical);
           expect(indicesOfWords(parseBitboard(canonical, board))).toEqual(indices);
-          const trimmed = `0x${canonical.slice(2).replace(/^0+(?=.)/, '').toUpperCase()}`;
+          const trimmed = `0x${canonical
+            .slice(2)
+            .replace(/^0+(?=.)/, '')
+            .toUpperCase()}`;
           expect(indicesOfWords(parseBitboard(trimmed, board))).toEqual(indices);
         },
       ),

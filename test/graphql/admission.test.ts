@@ -44,7 +44,12 @@ let t0 = 0;
 const finished: string[] = [];
 
 /** POSTs a GraphQL request, keeping the status, the Retry-After header and when it ended. */
-async function post(server: TestServer, label: string, query: string, variables?: Record<string, unknown>): Promise<Reply> {
+async function post(
+  server: TestServer,
+  label: string,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<Reply> {
   const started = performance.now();
   const res = await fetch(`${server.url}/graphql`, {
     method: 'POST',
@@ -54,7 +59,14 @@ async function post(server: TestServer, label: string, query: string, variables?
   const body = (await res.json()) as Reply['body'];
   const end = performance.now();
   finished.push(label);
-  return { label, status: res.status, retryAfter: res.headers.get('retry-after'), body, at: end - t0, ms: end - started };
+  return {
+    label,
+    status: res.status,
+    retryAfter: res.headers.get('retry-after'),
+    body,
+    at: end - t0,
+    ms: end - started,
+  };
 }
 
 function expectAnswered(reply: Reply, count: number): void {
@@ -126,7 +138,10 @@ describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () =
 
   it('counts each refused request once in chess_paths_graphql_errors_total', async () => {
     const before = await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' });
-    const replies = await Promise.all([post(t, 'heavy x', BATCH, { q: mazes(300, 0) }), post(t, 'heavy y', BATCH, { q: mazes(300, 300) })]);
+    const replies = await Promise.all([
+      post(t, 'heavy x', BATCH, { q: mazes(300, 0) }),
+      post(t, 'heavy y', BATCH, { q: mazes(300, 300) }),
+    ]);
     const refusals = replies.filter((r) => r.status === 503).length;
     expect(refusals).toBe(1);
     expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBe(before + refusals);
@@ -136,7 +151,10 @@ describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () =
 describe('one heavy place and one waiting place (ADMISSION_QUEUE=1)', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ database: false, env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '5000' } });
+    t = await startTestServer({
+      database: false,
+      env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '5000' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -162,7 +180,9 @@ describe('one heavy place and one waiting place (ADMISSION_QUEUE=1)', () => {
 
     const [ra, rb, rc] = await Promise.all([a, b, c]);
     const answered = [ra, rb, rc].filter((r) => r !== refused).sort((x, y) => x.at - y.at);
-    answered.forEach((r) => expectAnswered(r, 300));
+    answered.forEach((r) => {
+      expectAnswered(r, 300);
+    });
     const [first, second] = answered;
     console.log(`first heavy ended at ${first.at.toFixed(0)} ms, the one that waited at ${second.at.toFixed(0)} ms`);
     // Run one after the other, not side by side (side by side on the one worker both would end late).

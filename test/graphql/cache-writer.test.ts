@@ -38,7 +38,12 @@ function storeDouble(fail = false) {
 describe('CacheWriter', () => {
   it('writes one batch at a time and coalesces what arrives meanwhile', async () => {
     const { store, writes } = storeDouble();
-    const writer = new CacheWriter({ store: () => store, metrics: createMetrics(), logger: pino({ level: 'silent' }), maxPending: 100 });
+    const writer = new CacheWriter({
+      store: () => store,
+      metrics: createMetrics(),
+      logger: pino({ level: 'silent' }),
+      maxPending: 100,
+    });
     writer.enqueue([result('b2')]);
     await new Promise((r) => setTimeout(r, 5)); // the first write is running
     writer.enqueue([result('c3')]);
@@ -54,7 +59,9 @@ describe('CacheWriter', () => {
     writer.enqueue([result('b2'), result('c3'), result('d4')]);
     await writer.idle();
     expect(writes).toEqual([['c3', 'd4']]);
-    expect(sumMetric(await metrics.registry.metrics(), 'chess_paths_cache_errors_total', { operation: 'dropped' })).toBe(1);
+    expect(
+      sumMetric(await metrics.registry.metrics(), 'chess_paths_cache_errors_total', { operation: 'dropped' }),
+    ).toBe(1);
   });
 
   it('logs and counts a failed write, and does nothing without a store', async () => {
@@ -64,7 +71,12 @@ describe('CacheWriter', () => {
     writer.enqueue([result('b2')]);
     await writer.idle();
     expect(sumMetric(await metrics.registry.metrics(), 'chess_paths_cache_errors_total', { operation: 'put' })).toBe(1);
-    const none = new CacheWriter({ store: () => undefined, metrics, logger: pino({ level: 'silent' }), maxPending: 10 });
+    const none = new CacheWriter({
+      store: () => undefined,
+      metrics,
+      logger: pino({ level: 'silent' }),
+      maxPending: 10,
+    });
     none.enqueue([result('b2')]);
     await none.idle();
   });

@@ -5,11 +5,11 @@
  * light requests from heavy ones; and the Apollo plugin refuses over MAX_COST with HTTP 400 before
  * anything executes (a real ApolloServer on the project's schema).
  */
-import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
-import { buildSchema as schemaFromSdl, parse, validate } from 'graphql';
+import { parse, buildSchema as schemaFromSdl, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type Limits } from '../../src/config.js';
+import { type Limits, loadConfig } from '../../src/config.js';
 import { HEAVY_WORK, type OperationCost, operationCost } from '../../src/graphql/cost.js';
 import { costOf, costPlugin } from '../../src/graphql/cost-plugin.js';
 import { buildSchema, readTypeDefs } from '../../src/graphql/schema.js';
@@ -30,27 +30,38 @@ function cost(query: string, variables?: Record<string, unknown>, over: Partial<
 /** graphql-armor's cost of each operation of `query` (its validation rule, armor's defaults). */
 function armorCost(query: string): number[] {
   const found: number[] = [];
-  const rule = costLimitRule({ maxCost: Number.MAX_SAFE_INTEGER, onAccept: [(_ctx: unknown, { n }: { n: number }) => found.push(n)] });
+  const rule = costLimitRule({
+    maxCost: Number.MAX_SAFE_INTEGER,
+    onAccept: [(_ctx: unknown, { n }: { n: number }) => found.push(n)],
+  });
   expect(validate(sdlSchema, parse(query), [rule as never])).toEqual([]);
   return found;
 }
 
 describe('operationCost: the cost', () => {
   it('is the same for a literal first, a variable, and a variable default', () => {
-    const literal = cost(`{ shortestPaths(query: ${SEED_QUERY}) { paths(first: 1000) { edges { node { squares } } } } }`);
+    const literal = cost(
+      `{ shortestPaths(query: ${SEED_QUERY}) { paths(first: 1000) { edges { node { squares } } } } }`,
+    );
     const variable = `query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { edges { node { squares } } } } }`;
     expect(literal.cost).toBe(19_314.5);
     expect(cost(variable, { n: 1000 })).toEqual(literal);
     expect(cost(variable.replace('$n: Int', '$n: Int = 1000'))).toEqual(literal);
     expect(cost(variable.replace('$n: Int', '$n: Int = 1000'), { n: 3 })).toEqual(cost(variable, { n: 3 }));
-    expect(cost('query($n: Int) { analyses(first: $n) { totalCount } }', { n: 700 })).toEqual(cost('{ analyses(first: 700) { totalCount } }'));
+    expect(cost('query($n: Int) { analyses(first: $n) { totalCount } }', { n: 700 })).toEqual(
+      cost('{ analyses(first: 700) { totalCount } }'),
+    );
   });
 
   it('takes a missing or null first as the schema default (paths 10, analyses 20)', () => {
     const ten = cost(`{ shortestPaths(query: ${SEED_QUERY}) { paths(first: 10) { totalCount } } }`);
     expect(cost(`{ shortestPaths(query: ${SEED_QUERY}) { paths { totalCount } } }`)).toEqual(ten);
-    expect(cost(`query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { totalCount } } }`, { n: null })).toEqual(ten);
-    expect(cost(`query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { totalCount } } }`)).toEqual(ten);
+    expect(
+      cost(`query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { totalCount } } }`, { n: null }),
+    ).toEqual(ten);
+    expect(cost(`query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { totalCount } } }`)).toEqual(
+      ten,
+    );
     expect(cost('{ analyses { totalCount } }').cost).toBe(cost('{ analyses(first: 20) { totalCount } }').cost);
   });
 
@@ -75,11 +86,18 @@ describe('operationCost: the cost', () => {
   it('multiplies a batch by its number of queries, literal or from variables', () => {
     const one = cost(`{ shortestPathsBatch(queries: [${SEED_QUERY}]) { distance layers { squares } } }`);
     expect(one.cost).toBe(8.75); // armor: 2 + 1.5 * (1 + 2 + 1.5 * 1)
-    const literal = cost(`{ shortestPathsBatch(queries: [${Array(7).fill(SEED_QUERY).join(', ')}]) { distance layers { squares } } }`);
+    const literal = cost(
+      `{ shortestPathsBatch(queries: [${Array(7).fill(SEED_QUERY).join(', ')}]) { distance layers { squares } } }`,
+    );
     const q = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance layers { squares } } }';
     expect(literal.cost).toBe(7 * 8.75);
     expect(cost(q, { q: Array(7).fill(KING) })).toEqual(literal);
-    expect(cost('query($a: PathQuery!, $b: PathQuery!) { shortestPathsBatch(queries: [$a, $b, $a]) { distance } }', { a: KING, b: KING64 }).work).toBe(64 + 4096 + 64);
+    expect(
+      cost('query($a: PathQuery!, $b: PathQuery!) { shortestPathsBatch(queries: [$a, $b, $a]) { distance } }', {
+        a: KING,
+        b: KING64,
+      }).work,
+    ).toBe(64 + 4096 + 64);
     expect(cost(q, { q: KING })).toEqual(one); // a single value is a list of one
     // The test suite's largest batch (500 8 x 8 questions asking distance and layers) stays far under MAX_COST.
     expect(cost(q, { q: Array(500).fill(KING) }).cost).toBe(4375);
@@ -93,7 +111,8 @@ describe('operationCost: the cost', () => {
     const read = cost('{ analysis(id: "x") { results { distance } } }');
     expect(read.cost).toBe(2 + 1.5 * 500 * 3.5);
     expect(read.work).toBe(500 * 64 * 64);
-    const update = 'mutation($i: UpdateAnalysisInput!) { updateAnalysis(id: "x", editToken: "t", input: $i) { results { distance } } }';
+    const update =
+      'mutation($i: UpdateAnalysisInput!) { updateAnalysis(id: "x", editToken: "t", input: $i) { results { distance } } }';
     expect(cost(update, { i: { title: 'renamed' } }).work).toBe(500 * 4096);
     expect(cost(update, { i: { queries: [KING] } }).work).toBe(128);
   });
@@ -123,13 +142,33 @@ describe('operationCost: the work estimate', () => {
   const light: [string, string, Record<string, unknown>?][] = [
     ['the seed example', SEED],
     ['{ __typename }', '{ __typename }'],
-    ['36 8 x 8 questions', 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance layers { squares } pathCount } }', { q: Array(36).fill(KING) }],
-    ['saving 5 queries', 'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }', { i: { title: 't', queries: Array(5).fill(KING) } }],
-    ['paths (first 10) on 64 x 64', 'query($q: PathQuery!) { shortestPaths(query: $q) { paths { edges { node { squares } } } } }', { q: KING64 }],
+    [
+      '36 8 x 8 questions',
+      'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance layers { squares } pathCount } }',
+      { q: Array(36).fill(KING) },
+    ],
+    [
+      'saving 5 queries',
+      'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }',
+      { i: { title: 't', queries: Array(5).fill(KING) } },
+    ],
+    [
+      'paths (first 10) on 64 x 64',
+      'query($q: PathQuery!) { shortestPaths(query: $q) { paths { edges { node { squares } } } } }',
+      { q: KING64 },
+    ],
   ];
   const heavy: [string, string, Record<string, unknown>?][] = [
-    ['500 64 x 64 questions', 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', { q: Array(500).fill(KING64) }],
-    ['paths(first: 1000) on 64 x 64', 'query($q: PathQuery!, $n: Int) { shortestPaths(query: $q) { paths(first: $n) { totalCount } } }', { q: KING64, n: 1000 }],
+    [
+      '500 64 x 64 questions',
+      'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }',
+      { q: Array(500).fill(KING64) },
+    ],
+    [
+      'paths(first: 1000) on 64 x 64',
+      'query($q: PathQuery!, $n: Int) { shortestPaths(query: $q) { paths(first: $n) { totalCount } } }',
+      { q: KING64, n: 1000 },
+    ],
     ['a page of 1000 analyses with results', '{ analyses(first: 1000) { edges { node { results { distance } } } } }'],
   ];
 
@@ -142,9 +181,16 @@ describe('operationCost: the work estimate', () => {
 
   it('follows the documented formula', () => {
     expect(cost(SEED).work).toBe(64 * 3); // solve + layers.squares + overlay.ascii
-    expect(cost('query($q: PathQuery!) { shortestPaths(query: $q) { paths(first: 1000) { totalCount } } }', { q: KING64 }).work).toBe(4096 * 1001);
+    expect(
+      cost('query($q: PathQuery!) { shortestPaths(query: $q) { paths(first: 1000) { totalCount } } }', { q: KING64 })
+        .work,
+    ).toBe(4096 * 1001);
     expect(cost('{ analyses(first: 1000) { edges { node { results { distance } } } } }').work).toBe(1000 * 500 * 4096);
-    expect(cost('{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1", board: { files: 16, ranks: 8 }) { paths(from: "a1", to: ["h8"], avoidAttacked: true) { distances } } }').work).toBe(128 * 3);
+    expect(
+      cost(
+        '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1", board: { files: 16, ranks: 8 }) { paths(from: "a1", to: ["h8"], avoidAttacked: true) { distances } } }',
+      ).work,
+    ).toBe(128 * 3);
   });
 });
 
@@ -152,17 +198,35 @@ describe('operationCost: the work estimate', () => {
 async function startApollo(maxCost: number, seen: OperationCost[]) {
   const cannedAnswer: ApolloServerPlugin = {
     async requestDidStart() {
-      return { async responseForOperation() { return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: { ok: true } } } }; } };
+      return {
+        async responseForOperation() {
+          return {
+            http: { status: undefined, headers: new HeaderMap() },
+            body: { kind: 'single', singleResult: { data: { ok: true } } },
+          };
+        },
+      };
     },
   };
   const server = new ApolloServer({
     schema,
-    plugins: [costPlugin({ ...limits, maxCost }, (rc, c) => { expect(costOf(rc.contextValue)).toEqual(c); seen.push(c); }), cannedAnswer],
+    plugins: [
+      costPlugin({ ...limits, maxCost }, (rc, c) => {
+        expect(costOf(rc.contextValue)).toEqual(c);
+        seen.push(c);
+      }),
+      cannedAnswer,
+    ],
   });
   await server.start();
   const post = async (query: string, variables?: Record<string, unknown>) => {
     const res = await server.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body: variables ? { query, variables } : { query } },
+      httpGraphQLRequest: {
+        method: 'POST',
+        headers: new HeaderMap([['content-type', 'application/json']]),
+        search: '',
+        body: variables ? { query, variables } : { query },
+      },
       context: async () => ({}),
     });
     const body = res.body.kind === 'complete' ? JSON.parse(res.body.string) : null;
@@ -182,18 +246,30 @@ describe('costPlugin', () => {
       const variable = `query($n: Int) { shortestPaths(query: ${SEED_QUERY}) { paths(first: $n) { totalCount } } }`;
       expect(armorCost(literal(1000))[0]).toBeGreaterThan(maxCost);
       expect(armorCost(literal(999))[0]).toBeLessThanOrEqual(maxCost);
-      for (const res of [await post(literal(1000)), await post(variable, { n: 1000 }), await post(variable.replace('$n: Int', '$n: Int = 1000'))]) {
+      for (const res of [
+        await post(literal(1000)),
+        await post(variable, { n: 1000 }),
+        await post(variable.replace('$n: Int', '$n: Int = 1000')),
+      ]) {
         expect(res.status).toBe(400);
         expect(res.body.data).toBeUndefined();
         expect(res.body.errors).toHaveLength(1);
         expect(res.body.errors[0].message).toBe('Query cost of 5252 is over the limit of 5250 (MAX_COST)');
-        expect(res.body.errors[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'MAX_COST', max: 5250, cost: 5252 });
+        expect(res.body.errors[0].extensions).toMatchObject({
+          code: 'BAD_USER_INPUT',
+          limit: 'MAX_COST',
+          max: 5250,
+          cost: 5252,
+        });
         expect(res.body.errors[0].extensions.http).toBeUndefined();
       }
       for (const res of [await post(literal(999)), await post(variable, { n: 999 })]) {
         expect(res).toEqual({ status: 200, body: { data: { ok: true } } });
       }
-      expect(seen).toEqual([{ cost: 5246.75, work: 64 * 1000 }, { cost: 5246.75, work: 64 * 1000 }]);
+      expect(seen).toEqual([
+        { cost: 5246.75, work: 64 * 1000 },
+        { cost: 5246.75, work: 64 * 1000 },
+      ]);
     } finally {
       await server.stop();
     }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
-import { startTestServer, type GqlResponse, type TestServer } from '../support/test-server.js';
+import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 /** A server with tiny limits, to test each limit at and past its value cheaply. */
@@ -40,7 +40,12 @@ function onlyError(res: GqlResponse) {
   return res.body.errors![0];
 }
 
-async function expectBadInput(server: TestServer, query: string, message: string | RegExp, variables?: Record<string, unknown>) {
+async function expectBadInput(
+  server: TestServer,
+  query: string,
+  message: string | RegExp,
+  variables?: Record<string, unknown>,
+) {
   const res = await server.gql(query, variables);
   const error = onlyError(res);
   expect(error.extensions?.code).toBe('BAD_USER_INPUT');
@@ -66,16 +71,31 @@ describe('bad input: BAD_USER_INPUT naming the argument and the value', () => {
   });
 
   it('a bad blocked square, mask, FEN and board side', async () => {
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], blocked: ["i1"] }) { distance } }',
-      'query.blocked[0]: "i1" is not a square on an 8 x 8 board');
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, board: { files: 2, ranks: 2 }, from: ["a1"], to: ["b2"], mask: "0xff" }) { distance } }',
-      /^query\.mask: "0xff" has a square beyond the 2 x 2 board/);
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], mask: "0xzz" }) { distance } }',
-      /^query\.mask: "0xzz" /);
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], fen: "8/8/8 w - - 0 1" }) { distance } }',
-      /^query\.fen: "8\/8\/8 w - - 0 1" has 3 ranks/);
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, board: { files: 0, ranks: 8 }, from: ["a1"], to: ["a2"] }) { distance } }',
-      /^query\.board\.files: 0 is not a board side/);
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], blocked: ["i1"] }) { distance } }',
+      'query.blocked[0]: "i1" is not a square on an 8 x 8 board',
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, board: { files: 2, ranks: 2 }, from: ["a1"], to: ["b2"], mask: "0xff" }) { distance } }',
+      /^query\.mask: "0xff" has a square beyond the 2 x 2 board/,
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], mask: "0xzz" }) { distance } }',
+      /^query\.mask: "0xzz" /,
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], fen: "8/8/8 w - - 0 1" }) { distance } }',
+      /^query\.fen: "8\/8\/8 w - - 0 1" has 3 ranks/,
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, board: { files: 0, ranks: 8 }, from: ["a1"], to: ["a2"] }) { distance } }',
+      /^query\.board\.files: 0 is not a board side/,
+    );
   });
 
   it('the offending query of a batch, by index', async () => {
@@ -83,38 +103,87 @@ describe('bad input: BAD_USER_INPUT naming the argument and the value', () => {
       t,
       'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }',
       'queries[2].to[0]: "h9" is not a square on an 8 x 8 board',
-      { q: [{ piece: 'KING', from: ['a1'], to: ['h8'] }, { piece: 'ROOK', from: ['a1'], to: ['h8'] }, { piece: 'KING', from: ['a1'], to: ['h9'] }] },
+      {
+        q: [
+          { piece: 'KING', from: ['a1'], to: ['h8'] },
+          { piece: 'ROOK', from: ['a1'], to: ['h8'] },
+          { piece: 'KING', from: ['a1'], to: ['h9'] },
+        ],
+      },
     );
   });
 
   it('wrong types and unknown values, as literals and as variables', async () => {
     await expectBadInput(t, '{ shortestPaths(query: { piece: PAWN, from: ["a1"], to: ["h8"] }) { distance } }', /PAWN/);
-    await expectBadInput(t, 'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }', /"PAWN".*q\.piece|q\.piece.*PAWN/s,
-      { q: { piece: 'PAWN', from: ['a1'], to: ['h8'] } });
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: [5], to: ["h8"] }) { distance } }', /Square must be a string/);
-    await expectBadInput(t, 'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }', /q\.from\[0\].*Square must be a string/s,
-      { q: { piece: 'KING', from: [5], to: ['h8'] } });
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"] }) { distance } }', /PathQuery\.to.*was not provided/);
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], colour: WHITE }) { distance } }', /"colour" is not defined/);
-    await expectBadInput(t, 'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }', /longer than 16 characters/,
-      { q: { piece: 'KING', from: ['a'.repeat(10_000)], to: ['h8'] } });
+    await expectBadInput(
+      t,
+      'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }',
+      /"PAWN".*q\.piece|q\.piece.*PAWN/s,
+      { q: { piece: 'PAWN', from: ['a1'], to: ['h8'] } },
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: [5], to: ["h8"] }) { distance } }',
+      /Square must be a string/,
+    );
+    await expectBadInput(
+      t,
+      'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }',
+      /q\.from\[0\].*Square must be a string/s,
+      { q: { piece: 'KING', from: [5], to: ['h8'] } },
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"] }) { distance } }',
+      /PathQuery\.to.*was not provided/,
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], colour: WHITE }) { distance } }',
+      /"colour" is not defined/,
+    );
+    await expectBadInput(
+      t,
+      'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }',
+      /longer than 16 characters/,
+      { q: { piece: 'KING', from: ['a'.repeat(10_000)], to: ['h8'] } },
+    );
   });
 
   it('a bad page size or cursor of paths', async () => {
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: -1) { totalCount } } }',
-      'paths.first: -1 is negative: a page holds 0 or more items');
-    await expectBadInput(t, '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(after: "nonsense") { totalCount } } }',
-      /^paths\.after: "nonsense" is not a cursor/);
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: -1) { totalCount } } }',
+      'paths.first: -1 is negative: a page holds 0 or more items',
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(after: "nonsense") { totalCount } } }',
+      /^paths\.after: "nonsense" is not a cursor/,
+    );
   });
 
   it('positions: a bad FEN, an off-board or empty from square', async () => {
-    await expectBadInput(t, '{ position(fen: "8/8/8/8/8/8/8/9 w - - 0 1") { turn } }', /^fen: "8\/8\/8\/8\/8\/8\/8\/9 w - - 0 1" has 9 squares in rank 1/);
-    await expectBadInput(t, '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1") { paths(from: "b1", to: ["h8"]) { distance } } }',
-      'from: "b1" has no piece in this position');
-    await expectBadInput(t, '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1") { paths(from: "a1", to: ["h9"]) { distance } } }',
-      'to[0]: "h9" is not a square on an 8 x 8 board');
-    await expectBadInput(t, '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1", board: { files: 8, ranks: 300 }) { turn } }',
-      /^board\.ranks: ranks 300 is over the limit of 64 \(MAX_BOARD_SIDE\)/);
+    await expectBadInput(
+      t,
+      '{ position(fen: "8/8/8/8/8/8/8/9 w - - 0 1") { turn } }',
+      /^fen: "8\/8\/8\/8\/8\/8\/8\/9 w - - 0 1" has 9 squares in rank 1/,
+    );
+    await expectBadInput(
+      t,
+      '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1") { paths(from: "b1", to: ["h8"]) { distance } } }',
+      'from: "b1" has no piece in this position',
+    );
+    await expectBadInput(
+      t,
+      '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1") { paths(from: "a1", to: ["h9"]) { distance } } }',
+      'to[0]: "h9" is not a square on an 8 x 8 board',
+    );
+    await expectBadInput(
+      t,
+      '{ position(fen: "8/8/8/8/8/8/8/K7 w - - 0 1", board: { files: 8, ranks: 300 }) { turn } }',
+      /^board\.ranks: ranks 300 is over the limit of 64 \(MAX_BOARD_SIDE\)/,
+    );
   });
 
   it('analyses report SERVICE_UNAVAILABLE when there is no database', async () => {
@@ -134,34 +203,49 @@ describe('bad input: BAD_USER_INPUT naming the argument and the value', () => {
 
 describe('the service limits, at the limit and past it', () => {
   it('board side (default 64)', async () => {
-    const at = await t.gql('{ shortestPaths(query: { piece: KING, board: { files: 64, ranks: 64 }, from: ["a1"], to: ["bl64"] }) { distance } }');
+    const at = await t.gql(
+      '{ shortestPaths(query: { piece: KING, board: { files: 64, ranks: 64 }, from: ["a1"], to: ["bl64"] }) { distance } }',
+    );
     expect(at.body.errors).toBeUndefined();
     expect(at.body.data.shortestPaths.distance).toBe(63);
-    const error = await expectBadInput(t,
+    const error = await expectBadInput(
+      t,
       '{ shortestPaths(query: { piece: KING, board: { files: 65, ranks: 8 }, from: ["a1"], to: ["b2"] }) { distance } }',
-      'query.board.files: files 65 is over the limit of 64 (MAX_BOARD_SIDE)');
+      'query.board.files: files 65 is over the limit of 64 (MAX_BOARD_SIDE)',
+    );
     expect(error.extensions).toMatchObject({ limit: 'MAX_BOARD_SIDE', max: 64 });
-    await expectBadInput(small, '{ shortestPaths(query: { piece: KING, board: { files: 16, ranks: 17 }, from: ["a1"], to: ["b2"] }) { distance } }',
-      'query.board.ranks: ranks 17 is over the limit of 16 (MAX_BOARD_SIDE)');
+    await expectBadInput(
+      small,
+      '{ shortestPaths(query: { piece: KING, board: { files: 16, ranks: 17 }, from: ["a1"], to: ["b2"] }) { distance } }',
+      'query.board.ranks: ranks 17 is over the limit of 16 (MAX_BOARD_SIDE)',
+    );
   });
 
   it('batch size (default 500)', async () => {
     const q = (n: number) => Array.from({ length: n }, () => ({ piece: 'KING', from: ['a1'], to: ['h8'] }));
     const query = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
-    const error = await expectBadInput(t, query, 'queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)', { q: q(501) });
+    const error = await expectBadInput(t, query, 'queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)', {
+      q: q(501),
+    });
     expect(error.extensions).toMatchObject({ limit: 'MAX_BATCH_SIZE', max: 500 });
     expect((await small.gql(query, { q: q(3) })).body.data.shortestPathsBatch).toHaveLength(3);
     await expectBadInput(small, query, 'queries: 4 queries is over the limit of 3 (MAX_BATCH_SIZE)', { q: q(4) });
   });
 
   it('page size of paths (default 1000)', async () => {
-    const query = (first: number) => `query { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: ${first}) { edges { cursor } } } }`;
+    const query = (first: number) =>
+      `query { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: ${first}) { edges { cursor } } } }`;
     const at = await t.gql(query(1000));
     expect(at.body.errors).toBeUndefined();
     expect(at.body.data.shortestPaths.paths.edges).toHaveLength(1);
-    const error = await expectBadInput(t, query(1001), 'paths.first: first 1001 is over the limit of 1000 (MAX_PAGE_SIZE)');
+    const error = await expectBadInput(
+      t,
+      query(1001),
+      'paths.first: first 1001 is over the limit of 1000 (MAX_PAGE_SIZE)',
+    );
     expect(error.extensions).toMatchObject({ limit: 'MAX_PAGE_SIZE', max: 1000 });
-    const vars = 'query($n: Int) { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: $n) { totalCount } } }';
+    const vars =
+      'query($n: Int) { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { paths(first: $n) { totalCount } } }';
     expect((await small.gql(vars, { n: 10 })).body.errors).toBeUndefined();
     await expectBadInput(small, vars, 'paths.first: first 11 is over the limit of 10 (MAX_PAGE_SIZE)', { n: 11 });
   });
@@ -177,39 +261,68 @@ describe('the service limits, at the limit and past it', () => {
 
   it('query depth (graphql-armor)', async () => {
     // depth 4: shortestPaths > paths > edges > cursor
-    const at = await small.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { paths { edges { cursor } } } }');
+    const at = await small.gql(
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { paths { edges { cursor } } } }',
+    );
     expect(at.body.errors, JSON.stringify(at.body)).toBeUndefined();
-    await expectLimit(await small.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { paths { edges { node { squares } } } } }'), 'MAX_DEPTH');
+    await expectLimit(
+      await small.gql(
+        '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { paths { edges { node { squares } } } } }',
+      ),
+      'MAX_DEPTH',
+    );
   });
 
   it('aliases (graphql-armor)', async () => {
-    const at = await small.gql('{ a: __typename b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { d: distance } }');
+    const at = await small.gql(
+      '{ a: __typename b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { d: distance } }',
+    );
     expect(at.body.errors).toBeUndefined();
-    await expectLimit(await small.gql('{ b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { d: distance e: distance f: distance } }'), 'MAX_ALIASES');
+    await expectLimit(
+      await small.gql(
+        '{ b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { d: distance e: distance f: distance } }',
+      ),
+      'MAX_ALIASES',
+    );
   });
 
   it('cost, computed with the variables before execution', async () => {
-    const at = await small.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { distance reachable } }');
+    const at = await small.gql(
+      '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] }) { distance reachable } }',
+    );
     expect(at.body.errors).toBeUndefined();
     const q = Array.from({ length: 3 }, () => ({ piece: 'KING', from: ['a1'], to: ['b2'] }));
     // The batch multiplies the cost by its length, and `first` from a variable costs what the literal costs.
-    await expectLimit(await small.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { paths(first: 10) { totalCount } } }', { q }), 'MAX_COST');
-    const vars = 'query($q: [PathQuery!]!, $n: Int) { shortestPathsBatch(queries: $q) { paths(first: $n) { totalCount } } }';
+    await expectLimit(
+      await small.gql(
+        'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { paths(first: 10) { totalCount } } }',
+        { q },
+      ),
+      'MAX_COST',
+    );
+    const vars =
+      'query($q: [PathQuery!]!, $n: Int) { shortestPathsBatch(queries: $q) { paths(first: $n) { totalCount } } }';
     await expectLimit(await small.gql(vars, { q, n: 10 }), 'MAX_COST');
     expect((await small.gql(vars, { q, n: 1 })).body.errors).toBeUndefined();
   });
 
   it('tokens (graphql-armor)', async () => {
     // 24 + n tokens: the targets list makes tokens without adding cost.
-    const q = (n: number) => `{ shortestPaths(query: { piece: KING, from: ["a1"], to: [${'"b2" '.repeat(n)}] }) { distance } }`;
+    const q = (n: number) =>
+      `{ shortestPaths(query: { piece: KING, from: ["a1"], to: [${'"b2" '.repeat(n)}] }) { distance } }`;
     expect((await small.gql(q(36))).body.errors).toBeUndefined();
     await expectLimit(await small.gql(q(37)), 'MAX_TOKENS');
   });
 
   it('directives (graphql-armor)', async () => {
     const sp = '{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["b2"] })';
-    expect((await small.gql(`${sp} { distance @include(if: true) reachable @skip(if: false) } }`)).body.errors).toBeUndefined();
-    await expectLimit(await small.gql(`${sp} { distance @include(if: true) reachable @skip(if: false) key @include(if: true) } }`), 'MAX_DIRECTIVES');
+    expect(
+      (await small.gql(`${sp} { distance @include(if: true) reachable @skip(if: false) } }`)).body.errors,
+    ).toBeUndefined();
+    await expectLimit(
+      await small.gql(`${sp} { distance @include(if: true) reachable @skip(if: false) key @include(if: true) } }`),
+      'MAX_DIRECTIVES',
+    );
   });
 
   it('request body size: 413 naming MAX_BODY_BYTES', async () => {
@@ -217,7 +330,8 @@ describe('the service limits, at the limit and past it', () => {
       const base = JSON.stringify({ query: '{ __typename }', variables: { pad: '' } });
       return JSON.stringify({ query: '{ __typename }', variables: { pad: 'x'.repeat(size - base.length) } });
     };
-    const post = (text: string) => fetch(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    const post = (text: string) =>
+      fetch(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     expect((await post(body(600))).status).toBe(200);
     const res = await post(body(601));
     expect(res.status).toBe(413);
@@ -232,7 +346,10 @@ describe('the service limits, at the limit and past it', () => {
       },
     });
     const chunked = await fetch(`${small.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
   });
@@ -242,10 +359,14 @@ describe('the service limits, at the limit and past it', () => {
     const big = Buffer.alloc(4 * 1024 * 1024, 'x');
     for (let i = 0; i < 5; i++) {
       const outcome = await new Promise<string>((resolve) => {
-        const req = request(`${small.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(String(res.statusCode)));
-        });
+        const req = request(
+          `${small.url}/graphql`,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': big.length } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(String(res.statusCode)));
+          },
+        );
         req.on('error', (err) => resolve((err as NodeJS.ErrnoException).code ?? err.message));
         req.end(big);
       });
@@ -257,8 +378,12 @@ describe('the service limits, at the limit and past it', () => {
     const tiny = await startTestServer({ database: false, env: { MAX_RESPONSE_BYTES: '3000' } });
     try {
       const seed = '{ piece: KING, from: ["e4"], to: ["a1", "h8"] }';
-      expect((await tiny.gql(`{ shortestPaths(query: ${seed}) { overlay { ascii } layers { squares } } }`)).body.errors).toBeUndefined();
-      const res = await tiny.gql(`{ a: shortestPaths(query: ${seed}) { overlay { ascii svg } } b: shortestPaths(query: ${seed}) { overlay { svg } } }`);
+      expect(
+        (await tiny.gql(`{ shortestPaths(query: ${seed}) { overlay { ascii } layers { squares } } }`)).body.errors,
+      ).toBeUndefined();
+      const res = await tiny.gql(
+        `{ a: shortestPaths(query: ${seed}) { overlay { ascii svg } } b: shortestPaths(query: ${seed}) { overlay { svg } } }`,
+      );
       const error = res.body.errors?.[0];
       expect(error?.extensions).toEqual({ code: 'RESPONSE_TOO_LARGE', limit: 'MAX_RESPONSE_BYTES', max: 3000 });
       expect(error?.message).toMatch(/^The answer would be over the limit of 3000 bytes \(MAX_RESPONSE_BYTES\)/);
@@ -269,9 +394,11 @@ describe('the service limits, at the limit and past it', () => {
   });
 });
 
-describe('requests the service refuses as the client\'s mistake', () => {
+describe("requests the service refuses as the client's mistake", () => {
   it('a subscription operation: 400 BAD_REQUEST, not an internal error', async () => {
-    const res = await t.gql('subscription { shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"] }) { distance } }');
+    const res = await t.gql(
+      'subscription { shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"] }) { distance } }',
+    );
     expect(res.status).toBe(400);
     const error = onlyError(res);
     expect(error.extensions).toEqual({ code: 'BAD_REQUEST' });
@@ -295,7 +422,11 @@ describe('requests the service refuses as the client\'s mistake', () => {
 
 describe('HTTP-level errors', () => {
   it('invalid JSON is a 400 BAD_REQUEST', async () => {
-    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query": ',
+    });
     expect(res.status).toBe(400);
     const json = (await res.json()) as GqlResponse['body'];
     expect(json.errors?.[0].extensions?.code).toBe('BAD_REQUEST');
@@ -307,7 +438,11 @@ describe('HTTP-level errors', () => {
     const simple = await fetch(`${t.url}/graphql?query=${q}`);
     expect(simple.status).toBe(400);
     expect(await simple.text()).toMatch(/CSRF|preflight/i);
-    const plain = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    const plain = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
     expect(plain.status).toBe(400);
     const preflighted = await fetch(`${t.url}/graphql?query=${q}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(preflighted.status).toBe(200);

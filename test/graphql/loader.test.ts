@@ -123,7 +123,9 @@ describe('the engine budget (ENGINE_BUDGET_MS)', () => {
       expect(body.errors).toHaveLength(1);
       const [error] = body.errors!;
       expect(error.extensions).toEqual({ code: 'ENGINE_BUDGET_EXCEEDED', limit: 'ENGINE_BUDGET_MS', max: 5 });
-      expect(error.message).toMatch(/^Engine time budget of 5 ms per request \(ENGINE_BUDGET_MS\) exceeded: \d+ ms of engine work spent/);
+      expect(error.message).toMatch(
+        /^Engine time budget of 5 ms per request \(ENGINE_BUDGET_MS\) exceeded: \d+ ms of engine work spent/,
+      );
       expect(error.path).toEqual(['shortestPathsBatch']);
       expect(JSON.stringify(body)).not.toMatch(/stacktrace/);
       // Cut off early: far fewer than 300 problems were solved.
@@ -147,7 +149,10 @@ describe('the engine budget (ENGINE_BUDGET_MS)', () => {
       }
       const solves = await t.metric('chess_paths_engine_solves_total');
       // ...counting paths through 500 layers, 300 times, does not.
-      const { body } = await t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance pathCount } }', { q: queries });
+      const { body } = await t.gql(
+        'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance pathCount } }',
+        { q: queries },
+      );
       expect(await t.metric('chess_paths_engine_solves_total')).toBe(solves); // nothing solved: lazy work only
       expect(body.data).toBeNull();
       expect(body.errors?.length).toBeGreaterThan(0);
@@ -157,7 +162,9 @@ describe('the engine budget (ENGINE_BUDGET_MS)', () => {
         expect(Number(/(\d+) ms of engine work/.exec(error.message)?.[1])).toBeGreaterThanOrEqual(40);
       }
       // Each count is cheap: a few in a request fit.
-      const few = await t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries.slice(0, 3) });
+      const few = await t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', {
+        q: queries.slice(0, 3),
+      });
       expect(few.body.errors).toBeUndefined();
       expect(few.body.data.shortestPathsBatch).toHaveLength(3);
     } finally {
@@ -199,10 +206,12 @@ describe('other requests meanwhile', () => {
       await t.gql(BATCH, { q: queries }); // solved and memoised: what remains is lazy work
       const finished: string[] = [];
       const started = performance.now();
-      const heavy = t.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries }).then((r) => {
-        finished.push('heavy');
-        return { r, ms: performance.now() - started };
-      });
+      const heavy = t
+        .gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries })
+        .then((r) => {
+          finished.push('heavy');
+          return { r, ms: performance.now() - started };
+        });
       await new Promise((resolve) => setTimeout(resolve, 30));
       const small = await t.gql(SEED);
       finished.push('small');

@@ -5,23 +5,41 @@
  * Plus the counting and the windows on their own.
  */
 import { request } from 'node:http';
-import { parse, type OperationDefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { type FragmentDefinitionNode, type OperationDefinitionNode, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { countRootFields, RateLimiter } from '../../src/graphql/rate-limit.js';
-import { SEED_QUERY, startTestServer, type GqlResponse } from '../support/test-server.js';
+import { type GqlResponse, SEED_QUERY, startTestServer } from '../support/test-server.js';
 
 const SAVE = 'mutation { saveAnalysis(input: { title: "t", queries: [] }) { analysis { id } } }';
 const COUNT = '{ analyses(first: 0) { totalCount } }';
 
 /** POSTs a GraphQL request from a given local address (any 127.x.y.z reaches the loopback server). */
-function postFrom(url: string, localAddress: string, query: string): Promise<GqlResponse & { headers: Record<string, unknown> }> {
+function postFrom(
+  url: string,
+  localAddress: string,
+  query: string,
+): Promise<GqlResponse & { headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ query });
-    const req = request(`${url}/graphql`, { method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-    });
+    const req = request(
+      `${url}/graphql`,
+      {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -36,13 +54,22 @@ describe('mutation rate limit (RATE_LIMIT_MUTATIONS per RATE_LIMIT_WINDOW_MS)', 
         expect(ok.status).toBe(200);
         expect(ok.body.errors).toBeUndefined();
       }
-      const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: SAVE }) });
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: SAVE }),
+      });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
       const body = (await res.json()) as GqlResponse['body'];
       expect(body.data).toBeUndefined();
       expect(body.errors).toHaveLength(1);
-      expect(body.errors![0].extensions).toEqual({ code: 'RATE_LIMITED', limit: 'RATE_LIMIT_MUTATIONS', max: 3, retryAfterSeconds: expect.any(Number) });
+      expect(body.errors![0].extensions).toEqual({
+        code: 'RATE_LIMITED',
+        limit: 'RATE_LIMIT_MUTATIONS',
+        max: 3,
+        retryAfterSeconds: expect.any(Number),
+      });
       expect(body.errors![0].message).toMatch(
         /^Too many mutations from this address: the limit is 3 per 60 s \(RATE_LIMIT_MUTATIONS, RATE_LIMIT_WINDOW_MS\) and this request needs 1; try again in \d+ s$/,
       );
@@ -64,7 +91,8 @@ describe('mutation rate limit (RATE_LIMIT_MUTATIONS per RATE_LIMIT_WINDOW_MS)', 
   it('counts each aliased mutation field, and refuses a request that does not fit as a whole', async () => {
     const t = await startTestServer({ env: { RATE_LIMIT_MUTATIONS: '3' } });
     try {
-      const two = 'mutation { a: saveAnalysis(input: { title: "a", queries: [] }) { editToken } ...More } fragment More on Mutation { b: saveAnalysis(input: { title: "b", queries: [] }) { editToken } __typename }';
+      const two =
+        'mutation { a: saveAnalysis(input: { title: "a", queries: [] }) { editToken } ...More } fragment More on Mutation { b: saveAnalysis(input: { title: "b", queries: [] }) { editToken } __typename }';
       expect((await t.gql(two)).body.errors).toBeUndefined();
       const refused = await t.gql(two);
       expect(refused.status).toBe(429);
@@ -131,7 +159,10 @@ describe('RateLimiter and countRootFields', () => {
   });
 
   it('counts root fields through fragments, once per alias, __typename free', () => {
-    const document = parse(`mutation { a: f b: f __typename ... on Mutation { c: f ...F } ...F } fragment F on Mutation { d: f ...F }`, { noLocation: true });
+    const document = parse(
+      `mutation { a: f b: f __typename ... on Mutation { c: f ...F } ...F } fragment F on Mutation { d: f ...F }`,
+      { noLocation: true },
+    );
     const operation = document.definitions[0] as OperationDefinitionNode;
     const fragments = new Map([['F', document.definitions[1] as FragmentDefinitionNode]]);
     expect(countRootFields(operation.selectionSet, fragments)).toBe(4);

@@ -26,7 +26,8 @@ let t: TestServer;
 let dir: string;
 
 /** A server on the database in `dir`. */
-const startOn = (dir: string) => startTestServer({ env: { DATABASE_URL: `file:${join(dir, 'access.db')}`, RATE_LIMIT_MUTATIONS: '0' } });
+const startOn = (dir: string) =>
+  startTestServer({ env: { DATABASE_URL: `file:${join(dir, 'access.db')}`, RATE_LIMIT_MUTATIONS: '0' } });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chess-paths-access-'));
@@ -38,9 +39,11 @@ afterAll(async () => {
 });
 
 const SAVE = 'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id } } }';
-const UPDATE = 'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { id title } }';
+const UPDATE =
+  'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { id title } }';
 const DELETE = 'mutation($id: ID!, $t: String!) { deleteAnalysis(id: $id, editToken: $t) }';
-const READ = 'query($id: ID!) { analysis(id: $id) { id title notes fen createdAt updatedAt results { key distance } } }';
+const READ =
+  'query($id: ID!) { analysis(id: $id) { id title notes fen createdAt updatedAt results { key distance } } }';
 
 const FEN = '8/8/8/8/4K3/8/8/8 w - - 0 1';
 const queriesOf = (i: number) => [
@@ -54,7 +57,9 @@ interface Saved {
 }
 
 async function save(i: number): Promise<Saved> {
-  const res = await t.gql(SAVE, { i: { title: `analysis ${i}`, notes: `notes ${i}`, fen: FEN, queries: queriesOf(i) } });
+  const res = await t.gql(SAVE, {
+    i: { title: `analysis ${i}`, notes: `notes ${i}`, fen: FEN, queries: queriesOf(i) },
+  });
   expect(res.body.errors).toBeUndefined();
   return { id: res.body.data.saveAnalysis.analysis.id, token: res.body.data.saveAnalysis.editToken };
 }
@@ -66,16 +71,27 @@ async function read(id: string) {
 }
 
 /** Every kind of change an attacker could ask for at once. */
-const HOSTILE_PATCH = { title: 'stolen', notes: 'defaced', fen: null, queries: [{ piece: 'ROOK', from: ['a1'], to: ['a8'] }] };
+const HOSTILE_PATCH = {
+  title: 'stolen',
+  notes: 'defaced',
+  fen: null,
+  queries: [{ piece: 'ROOK', from: ['a1'], to: ['a8'] }],
+};
 
 async function expectForbiddenAndUnchanged(target: Saved, token: unknown) {
   const before = await read(target.id);
   const update = await t.gql(UPDATE, { id: target.id, t: token, i: HOSTILE_PATCH });
   const del = await t.gql(DELETE, { id: target.id, t: token });
   const label = `token ${JSON.stringify(String(token).slice(0, 60))}`;
-  expect(update.body.errors?.map((e) => e.extensions?.code), label).toEqual(['FORBIDDEN']);
+  expect(
+    update.body.errors?.map((e) => e.extensions?.code),
+    label,
+  ).toEqual(['FORBIDDEN']);
   expect(update.body.data ?? null, label).toBeNull();
-  expect(del.body.errors?.map((e) => e.extensions?.code), label).toEqual(['FORBIDDEN']);
+  expect(
+    del.body.errors?.map((e) => e.extensions?.code),
+    label,
+  ).toEqual(['FORBIDDEN']);
   expect(await read(target.id), label).toEqual(before);
 }
 
@@ -129,7 +145,9 @@ describe('edit tokens', () => {
   it('a missing token is refused before anything runs: omitted, null or empty', async () => {
     const target = five[1];
     const before = await read(target.id);
-    const omitted = await t.gql(`mutation($id: ID!) { updateAnalysis(id: $id, input: { title: "stolen" }) { id } }`, { id: target.id });
+    const omitted = await t.gql(`mutation($id: ID!) { updateAnalysis(id: $id, input: { title: "stolen" }) { id } }`, {
+      id: target.id,
+    });
     expect(omitted.status).toBe(400);
     expect(omitted.body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
     const omittedDelete = await t.gql(`mutation($id: ID!) { deleteAnalysis(id: $id) }`, { id: target.id });
@@ -148,7 +166,9 @@ describe('edit tokens', () => {
     expect((await t.gql(DELETE, { id: doomed.id, t: doomed.token })).body.data.deleteAnalysis).toBe(true);
     await expectForbiddenAndUnchanged(five[2], doomed.token);
     // On its own (gone) id: nothing to update, nothing to delete.
-    expect((await t.gql(UPDATE, { id: doomed.id, t: doomed.token, i: { title: 'back' } })).body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect(
+      (await t.gql(UPDATE, { id: doomed.id, t: doomed.token, i: { title: 'back' } })).body.errors?.[0].extensions?.code,
+    ).toBe('NOT_FOUND');
     expect((await t.gql(DELETE, { id: doomed.id, t: doomed.token })).body.data.deleteAnalysis).toBe(false);
   });
 
@@ -212,7 +232,9 @@ describe('tokens are random, shown once, and stored only as a hash', () => {
   it('are never in a read: analysis, analyses, or anywhere in the schema', async () => {
     const mine = await save(3000);
     const one = await t.gql(READ, { id: mine.id });
-    const page = await t.gql('{ analyses(first: 1000) { edges { cursor node { id title notes fen createdAt updatedAt results { key } } } } }');
+    const page = await t.gql(
+      '{ analyses(first: 1000) { edges { cursor node { id title notes fen createdAt updatedAt results { key } } } } }',
+    );
     expect(JSON.stringify(one.body)).not.toContain(mine.token);
     expect(JSON.stringify(page.body)).not.toContain(mine.token);
     const schema = await t.gql('{ __type(name: "Analysis") { fields { name } } }');

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { type ChildServer, startChildServer } from '../support/child-server.js';
 
 const HEAP_MB = 768;
 /** How long the big request may take before it counts as a hang. */
@@ -22,9 +22,19 @@ const SMALL_WITHIN_MS = 2_000;
 
 const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) { distance } }';
 /** 500 copies of the longest king question on a 64 x 64 board: 64 layers (a 524 KB picture). */
-const BIG_BATCH = Array.from({ length: 500 }, () => ({ piece: 'KING', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['bl64'] }));
+const BIG_BATCH = Array.from({ length: 500 }, () => ({
+  piece: 'KING',
+  board: { files: 64, ranks: 64 },
+  from: ['a1'],
+  to: ['bl64'],
+}));
 /** 500 king questions across a 64 x 64 board, each of distance 63 with astronomically many paths. */
-const MANY_PATHS = Array.from({ length: 500 }, (_, i) => ({ piece: 'KING', board: { files: 64, ranks: 64 }, from: [`a${(i % 64) + 1}`], to: ['bl32'] }));
+const MANY_PATHS = Array.from({ length: 500 }, (_, i) => ({
+  piece: 'KING',
+  board: { files: 64, ranks: 64 },
+  from: [`a${(i % 64) + 1}`],
+  to: ['bl32'],
+}));
 
 let server: ChildServer | undefined;
 let dir: string | undefined;
@@ -55,20 +65,33 @@ interface Outcome {
 async function post(url: string, body: string, timeoutMs: number): Promise<Outcome> {
   const started = Date.now();
   try {
-    const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await res.text();
     let codes: string[] = [];
     // Only small answers are parsed: an error answer is small, a 200 MB one is data.
     if (text.length < 1_000_000) {
       try {
-        codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map((e) => String(e.extensions?.code));
+        codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map((e) =>
+          String(e.extensions?.code),
+        );
       } catch {
         codes = ['<not JSON>'];
       }
     }
     return { status: res.status, bytes: text.length, codes, ms: Date.now() - started };
   } catch (err) {
-    return { status: 0, bytes: 0, codes: [], ms: Date.now() - started, failure: String((err as { cause?: unknown }).cause ?? err) };
+    return {
+      status: 0,
+      bytes: 0,
+      codes: [],
+      ms: Date.now() - started,
+      failure: String((err as { cause?: unknown }).cause ?? err),
+    };
   }
 }
 
@@ -126,7 +149,8 @@ describe('output amplification within every limit', () => {
   // (ENGINE_BUDGET_EXCEEDED) while small requests are answered.
   it('paths(first: $n) from a variable over a batch of 500 is cut off or answered without stalling others', async () => {
     const s = await start();
-    const query = 'query($q: [PathQuery!]!, $n: Int) { shortestPathsBatch(queries: $q) { paths(first: $n) { edges { node { squares } } } } }';
+    const query =
+      'query($q: [PathQuery!]!, $n: Int) { shortestPathsBatch(queries: $q) { paths(first: $n) { edges { node { squares } } } } }';
     const { big, small } = await underLoad(s, JSON.stringify({ query, variables: { q: MANY_PATHS, n: 1000 } }));
     const why = `${describeOutcome(s, big)}; small requests: ${JSON.stringify(small.map((o) => [o.status, o.ms]))}`;
     console.log(`paths(first: $n) x 500: ${why.slice(0, 300)}`);

@@ -31,9 +31,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareQuery, solve, squareName, type PathQuery } from '../../src/engine/index.js';
+import { type PathQuery, prepareQuery, solve, squareName } from '../../src/engine/index.js';
+import { type ChildServer, startChildServer } from '../support/child-server.js';
 import { mazeQuery } from '../support/maze.js';
-import { startChildServer, type ChildServer } from '../support/child-server.js';
 
 const KILL_POINTS_MS = (process.env.DURABILITY_KILL_POINTS ?? '50,200,500,1000').split(',').map(Number);
 const CLIENTS = 8;
@@ -58,7 +58,9 @@ afterAll(async () => {
 
 function start(): Promise<ChildServer> {
   // No mutation rate limit: the clients save as fast as they can.
-  return startChildServer({ env: { DATABASE_URL: `file:${databaseFile}`, RATE_LIMIT_MUTATIONS: '0', LOG_LEVEL: 'warn' } });
+  return startChildServer({
+    env: { DATABASE_URL: `file:${databaseFile}`, RATE_LIMIT_MUTATIONS: '0', LOG_LEVEL: 'warn' },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -116,23 +118,36 @@ function prng(seed: number): () => number {
 }
 
 const B8 = { files: 8, ranks: 8 };
-const FENS = ['8/8/8/8/4K3/8/8/8 w - - 0 1', '4k3/8/8/3p4/8/2N5/8/4K3 b - - 0 40', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'];
+const FENS = [
+  '8/8/8/8/4K3/8/8/8 w - - 0 1',
+  '4k3/8/8/3p4/8/2N5/8/4K3 b - - 0 40',
+  'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+];
 const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'] as const;
 
 function randomQuery(rand: () => number): PathQuery {
-  const pick = <T,>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const kind = rand();
   if (kind < 0.6) {
     const from = Math.floor(rand() * 64);
     const to = Math.floor(rand() * 64);
-    const q: PathQuery = { piece: pick(PIECES), from: [squareName(from, B8)], to: [squareName(to, B8), squareName((to * 7 + 3) % 64, B8)] };
+    const q: PathQuery = {
+      piece: pick(PIECES),
+      from: [squareName(from, B8)],
+      to: [squareName(to, B8), squareName((to * 7 + 3) % 64, B8)],
+    };
     if (rand() < 0.4) q.blocked = [squareName((from + 9) % 64, B8)].filter((s) => s !== q.from[0] && !q.to.includes(s));
     if (rand() < 0.3) q.fen = pick(FENS);
     return q;
   }
   const side = 5 + Math.floor(rand() * 20);
   const board = { files: side, ranks: side };
-  return { piece: pick(PIECES), board, from: [squareName(0, board)], to: [squareName(side * side - 1 - Math.floor(rand() * side), board)] };
+  return {
+    piece: pick(PIECES),
+    board,
+    from: [squareName(0, board)],
+    to: [squareName(side * side - 1 - Math.floor(rand() * side), board)],
+  };
 }
 
 function randomContent(rand: () => number, title: string): Content {
@@ -140,14 +155,20 @@ function randomContent(rand: () => number, title: string): Content {
   const r = rand();
   return {
     title,
-    notes: r < 0.3 ? null : r < 0.6 ? `notes ✓ ${title} ${'é'.repeat(Math.floor(rand() * 50))}` : `long ${'x'.repeat(2000 + Math.floor(rand() * 3000))}`,
+    notes:
+      r < 0.3
+        ? null
+        : r < 0.6
+          ? `notes ✓ ${title} ${'é'.repeat(Math.floor(rand() * 50))}`
+          : `long ${'x'.repeat(2000 + Math.floor(rand() * 3000))}`,
     fen: rand() < 0.5 ? null : FENS[Math.floor(rand() * FENS.length)],
     queries: Array.from({ length: n }, () => randomQuery(rand)),
   };
 }
 
 const SAVE = 'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id title } } }';
-const UPDATE = 'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { id title } }';
+const UPDATE =
+  'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { id title } }';
 const READ_FIELDS = 'id title notes fen results { key distance layers { squares } }';
 
 interface Gql {
@@ -184,7 +205,17 @@ interface LoadResult {
 
 /** Runs the clients until `killAfterMs`, then SIGKILLs the server while they are still sending. */
 async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): Promise<LoadResult> {
-  const result: LoadResult = { requests: 0, saves: 0, updates: 0, paths: 0, heavy: 0, overloaded: 0, inFlightAtKill: 0, mutationsInFlightAtKill: 0, earlyFailures: [] };
+  const result: LoadResult = {
+    requests: 0,
+    saves: 0,
+    updates: 0,
+    paths: 0,
+    heavy: 0,
+    overloaded: 0,
+    inFlightAtKill: 0,
+    mutationsInFlightAtKill: 0,
+    earlyFailures: [],
+  };
   let killed = false;
   let inFlight = 0;
   let mutationsInFlight = 0;
@@ -205,7 +236,12 @@ async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): 
           sentByTitle.set(content.title, content);
           const res = await gql(s.url, SAVE, { i: content });
           if (res.errors) throw new Error(JSON.stringify(res.errors));
-          const saved: Acknowledged = { id: res.data.saveAnalysis.analysis.id, token: res.data.saveAnalysis.editToken, content, pending: [] };
+          const saved: Acknowledged = {
+            id: res.data.saveAnalysis.analysis.id,
+            token: res.data.saveAnalysis.editToken,
+            content,
+            pending: [],
+          };
           acknowledged.set(saved.id, saved);
           mine.push(saved);
           result.saves++;
@@ -219,7 +255,9 @@ async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): 
           target.pending = [];
           result.updates++;
         } else {
-          const res = await gql(s.url, `query($q: PathQuery!) { shortestPaths(query: $q) { distance } }`, { q: randomQuery(rand) });
+          const res = await gql(s.url, `query($q: PathQuery!) { shortestPaths(query: $q) { distance } }`, {
+            q: randomQuery(rand),
+          });
           if (res.errors) throw new Error(JSON.stringify(res.errors));
           result.paths++;
         }
@@ -238,7 +276,9 @@ async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): 
     for (let i = 0; i < MAX_REQUESTS_PER_CLIENT && !killed && Date.now() - started < MAX_LOAD_MS; i++) {
       const q = Array.from({ length: 50 }, (_, k) => mazeQuery((round * 7 + h * 3 + i) * 50 + k));
       try {
-        const res = await gql(s.url, 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', { q });
+        const res = await gql(s.url, 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', {
+          q,
+        });
         if (res.errors?.every((e) => e.extensions?.code === 'OVERLOADED')) result.overloaded++;
         else if (res.errors) throw new Error(JSON.stringify(res.errors).slice(0, 300));
         else result.heavy++;
@@ -267,7 +307,11 @@ async function loadAndKill(s: ChildServer, round: number, killAfterMs: number): 
 function expectedResults(queries: PathQuery[]) {
   return queries.map((q) => {
     const solution = solve(q);
-    return { key: prepareQuery(q).key, distance: solution.distance, layers: solution.layers.map((l) => ({ squares: [...l.squares] })) };
+    return {
+      key: prepareQuery(q).key,
+      distance: solution.distance,
+      layers: solution.layers.map((l) => ({ squares: [...l.squares] })),
+    };
   });
 }
 
@@ -275,9 +319,17 @@ const sameContent = (stored: { title: string; notes: string | null; fen: string 
   stored.title === content.title && stored.notes === content.notes && stored.fen === content.fen;
 
 /** Checks one stored analysis against the versions it may hold; returns the one it holds. */
-function checkStored(stored: { id: string; title: string; notes: string | null; fen: string | null; results: unknown[] }, versions: Content[]): Content {
-  const match = versions.find((v) => sameContent(stored, v) && JSON.stringify(stored.results) === JSON.stringify(expectedResults(v.queries)));
-  expect(match, `analysis ${stored.id} (${stored.title}) is none of the ${versions.length} versions sent: ${JSON.stringify(stored).slice(0, 400)}`).toBeDefined();
+function checkStored(
+  stored: { id: string; title: string; notes: string | null; fen: string | null; results: unknown[] },
+  versions: Content[],
+): Content {
+  const match = versions.find(
+    (v) => sameContent(stored, v) && JSON.stringify(stored.results) === JSON.stringify(expectedResults(v.queries)),
+  );
+  expect(
+    match,
+    `analysis ${stored.id} (${stored.title}) is none of the ${versions.length} versions sent: ${JSON.stringify(stored).slice(0, 400)}`,
+  ).toBeDefined();
   return match!;
 }
 
@@ -286,7 +338,11 @@ async function allStoredIds(url: string): Promise<{ ids: string[]; totalCount: n
   let after: string | null = null;
   let totalCount = 0;
   for (let page = 0; page < 1000; page++) {
-    const res: Gql = await gql(url, 'query($a: String) { analyses(first: 1000, after: $a) { totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } }', { a: after });
+    const res: Gql = await gql(
+      url,
+      'query($a: String) { analyses(first: 1000, after: $a) { totalCount edges { node { id } } pageInfo { hasNextPage endCursor } } }',
+      { a: after },
+    );
     expect(res.errors).toBeUndefined();
     totalCount = res.data.analyses.totalCount;
     ids.push(...res.data.analyses.edges.map((e: { node: { id: string } }) => e.node.id));
@@ -299,9 +355,11 @@ async function allStoredIds(url: string): Promise<{ ids: string[]; totalCount: n
 /** Runs `f` over `items` with `n` at a time. */
 async function eachLimited<T>(items: T[], n: number, f: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await f(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await f(items[next++]);
+    }),
+  );
 }
 
 /** Asks `queries` until every answer is `cached: true` (bounded); returns the answers. */
@@ -328,7 +386,8 @@ describe('SIGKILL in the middle of writes', () => {
 
       // 1. Cache rows that must survive: questions no earlier round asked.
       const rand = prng(9_000 + round);
-      const queries = Array.from({ length: 20 }, () => randomQuery(rand)).map((q) => ({ ...q, to: [...q.to, `${'abcdefgh'[round % 8]}${(round % 8) + 1}`] }))
+      const queries = Array.from({ length: 20 }, () => randomQuery(rand))
+        .map((q) => ({ ...q, to: [...q.to, `${'abcdefgh'[round % 8]}${(round % 8) + 1}`] }))
         .filter((q) => !q.board);
       const answers = await warmCache(server.url, queries);
       warm.push({ queries, answers });
@@ -343,8 +402,12 @@ describe('SIGKILL in the middle of writes', () => {
       const db = new Database(databaseFile, { fileMustExist: true });
       try {
         expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-        const rows = db.prepare('SELECT "queries", "resultKeys" FROM "Analysis"').all() as { queries: string; resultKeys: string }[];
-        for (const row of rows) expect((JSON.parse(row.queries) as unknown[]).length).toBe((JSON.parse(row.resultKeys) as unknown[]).length);
+        const rows = db.prepare('SELECT "queries", "resultKeys" FROM "Analysis"').all() as {
+          queries: string;
+          resultKeys: string;
+        }[];
+        for (const row of rows)
+          expect((JSON.parse(row.queries) as unknown[]).length).toBe((JSON.parse(row.resultKeys) as unknown[]).length);
       } finally {
         db.close();
       }
@@ -358,7 +421,10 @@ describe('SIGKILL in the middle of writes', () => {
       await eachLimited(entries, 8, async (entry) => {
         const res = await gql(url, `query($id: ID!) { analysis(id: $id) { ${READ_FIELDS} } }`, { id: entry.id });
         expect(res.errors).toBeUndefined();
-        expect(res.data.analysis, `acknowledged analysis ${entry.id} (${entry.content.title}) is missing`).not.toBeNull();
+        expect(
+          res.data.analysis,
+          `acknowledged analysis ${entry.id} (${entry.content.title}) is missing`,
+        ).not.toBeNull();
         entry.content = checkStored(res.data.analysis, [entry.content, ...entry.pending]);
         entry.pending = [];
       });
@@ -373,7 +439,10 @@ describe('SIGKILL in the middle of writes', () => {
         const res = await gql(url, `query($id: ID!) { analysis(id: $id) { ${READ_FIELDS} } }`, { id });
         expect(res.errors).toBeUndefined();
         const sent = sentByTitle.get(res.data.analysis.title);
-        expect(sent, `stored analysis ${id} has a title no client sent: ${JSON.stringify(res.data.analysis).slice(0, 300)}`).toBeDefined();
+        expect(
+          sent,
+          `stored analysis ${id} has a title no client sent: ${JSON.stringify(res.data.analysis).slice(0, 300)}`,
+        ).toBeDefined();
         checkStored(res.data.analysis, [sent!]);
         landedUnacknowledged++;
       });
@@ -381,7 +450,10 @@ describe('SIGKILL in the middle of writes', () => {
 
       // Edit tokens still work; a wrong one does not.
       const thisRound = entries.filter((e) => e.content.title.startsWith(`r${round}-`));
-      const sample = [...thisRound, ...entries.filter((e) => !thisRound.includes(e) && e.token !== undefined).slice(0, 50)];
+      const sample = [
+        ...thisRound,
+        ...entries.filter((e) => !thisRound.includes(e) && e.token !== undefined).slice(0, 50),
+      ];
       await eachLimited(sample, 8, async (entry) => {
         const wrong = await gql(url, UPDATE, { id: entry.id, t: `${entry.token}x`, i: { notes: 'stolen' } });
         expect(wrong.errors?.[0].extensions?.code).toBe('FORBIDDEN');
@@ -394,7 +466,11 @@ describe('SIGKILL in the middle of writes', () => {
       // The cache rows written before every kill so far are served from the cache.
       let cachedServed = 0;
       for (const { queries: q, answers: before } of warm) {
-        const res = await gql(url, 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { key cached distance layers { squares } } }', { q });
+        const res = await gql(
+          url,
+          'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { key cached distance layers { squares } } }',
+          { q },
+        );
         expect(res.errors).toBeUndefined();
         const after = res.data.shortestPathsBatch as { cached: boolean }[];
         expect(after.filter((a) => !a.cached)).toEqual([]);

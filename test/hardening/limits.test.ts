@@ -21,8 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
-import { startTestServer, type GqlResponse, type TestServer } from '../support/test-server.js';
 import { startChildServer } from '../support/child-server.js';
+import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 
@@ -58,13 +58,15 @@ describe('graphql-armor and the token limit at their defaults', () => {
   it('depth 10', async () => {
     expect(DEFAULTS.MAX_DEPTH).toBe(10);
     // __type (1) > fields (2) > type (3) > ofType x k > name: depth 4 + k.
-    const q = (k: number) => `{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(k)}name${' }'.repeat(k)} } } } }`;
+    const q = (k: number) =>
+      `{ __type(name: "Query") { fields { type { ${'ofType { '.repeat(k)}name${' }'.repeat(k)} } } } }`;
     expectOk(await t.gql(q(6)));
     expectLimit(await t.gql(q(7)), 'MAX_DEPTH', 10);
   });
 
   it('aliases 30', async () => {
-    const q = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: shortestPaths${SEED_ARGS} { distance }`).join(' ')} }`;
+    const q = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: shortestPaths${SEED_ARGS} { distance }`).join(' ')} }`;
     const at = await t.gql(q(30));
     expectOk(at);
     expect(Object.keys(at.body.data)).toHaveLength(30);
@@ -86,21 +88,29 @@ describe('graphql-armor and the token limit at their defaults', () => {
 
   it('first: 10^9 is refused by MAX_PAGE_SIZE, as a literal and as a variable', async () => {
     const literal = await t.gql(`{ shortestPaths${SEED_ARGS} { paths(first: 1000000000) { totalCount } } }`);
-    expect(expectLimit(literal, 'MAX_PAGE_SIZE', 1000).message).toBe('paths.first: first 1000000000 is over the limit of 1000 (MAX_PAGE_SIZE)');
-    const res = await t.gql(`query($n: Int) { shortestPaths${SEED_ARGS} { paths(first: $n) { totalCount } } }`, { n: 1e9 });
-    expect(expectLimit(res, 'MAX_PAGE_SIZE', 1000).message).toBe('paths.first: first 1000000000 is over the limit of 1000 (MAX_PAGE_SIZE)');
+    expect(expectLimit(literal, 'MAX_PAGE_SIZE', 1000).message).toBe(
+      'paths.first: first 1000000000 is over the limit of 1000 (MAX_PAGE_SIZE)',
+    );
+    const res = await t.gql(`query($n: Int) { shortestPaths${SEED_ARGS} { paths(first: $n) { totalCount } } }`, {
+      n: 1e9,
+    });
+    expect(expectLimit(res, 'MAX_PAGE_SIZE', 1000).message).toBe(
+      'paths.first: first 1000000000 is over the limit of 1000 (MAX_PAGE_SIZE)',
+    );
   });
 
   it('directives 50', async () => {
     // Aliases of __typename are not counted by graphql-armor, so 51 of them stay under MAX_ALIASES.
-    const q = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename @include(if: true)`).join(' ')} }`;
+    const q = (n: number) =>
+      `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename @include(if: true)`).join(' ')} }`;
     expectOk(await t.gql(q(50)));
     expectLimit(await t.gql(q(51)), 'MAX_DIRECTIVES', 50);
   });
 
   it('tokens 10,000', async () => {
     // 24 tokens around the targets list, one per target.
-    const q = (n: number) => `{ shortestPaths(query: { piece: KING, from: ["a1"], to: [${'"b2" '.repeat(n)}] }) { distance } }`;
+    const q = (n: number) =>
+      `{ shortestPaths(query: { piece: KING, from: ["a1"], to: [${'"b2" '.repeat(n)}] }) { distance } }`;
     const at = await t.gql(q(9976));
     expectOk(at);
     expect(at.body.data.shortestPaths.distance).toBe(1);
@@ -119,14 +129,18 @@ function bodyOfSize(size: number): string {
 function postRaw(url: string, body: Buffer): Promise<{ status: number; text: string } | { error: string }> {
   return new Promise((resolve) => {
     let settled = false;
-    const req = request(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        settled = true;
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() });
-      });
-    });
+    const req = request(
+      `${url}/graphql`,
+      { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          settled = true;
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() });
+        });
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       setTimeout(() => {
         if (!settled) resolve({ error: err.code ?? err.message });
@@ -140,14 +154,20 @@ function postRaw(url: string, body: Buffer): Promise<{ status: number; text: str
 describe('request body at 1 MiB', () => {
   it('1,048,576 bytes are served, 1,048,577 are a 413 naming MAX_BODY_BYTES', async () => {
     expect(DEFAULTS.MAX_BODY_BYTES).toBe(1_048_576);
-    const post = (text: string) => fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    const post = (text: string) =>
+      fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     const at = await post(bodyOfSize(1_048_576));
     expect(at.status).toBe(200);
     expect(await at.json()).toEqual({ data: { __typename: 'Query' } });
     const past = await post(bodyOfSize(1_048_577));
     expect(past.status).toBe(413);
     expect(await past.json()).toEqual({
-      errors: [{ message: 'Request body is over the limit of 1048576 bytes (MAX_BODY_BYTES)', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+      errors: [
+        {
+          message: 'Request body is over the limit of 1048576 bytes (MAX_BODY_BYTES)',
+          extensions: { code: 'PAYLOAD_TOO_LARGE' },
+        },
+      ],
     });
   });
 
@@ -181,7 +201,11 @@ describe('answer size at 16 MiB', () => {
     // The ASCII picture of this 64-layer result is 532 KB of JSON: 28 of them ~14.9 MB, 35 ~18.6 MB.
     const q = { piece: 'KING', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['bl64'] };
     const doc = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { overlay { ascii } } }';
-    const at = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: doc, variables: { q: Array(28).fill(q) } }) });
+    const at = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: doc, variables: { q: Array(28).fill(q) } }),
+    });
     const text = await at.text();
     expect(at.status).toBe(200);
     expect(text.length).toBeGreaterThan(0.85 * DEFAULTS.MAX_RESPONSE_BYTES);
@@ -190,25 +214,38 @@ describe('answer size at 16 MiB', () => {
     const past = await t.gql(doc, { q: Array(35).fill(q) });
     const codes = new Set(past.body.errors?.map((e) => e.extensions?.code));
     expect([...codes]).toEqual(['RESPONSE_TOO_LARGE']);
-    expect(past.body.errors?.[0].extensions).toMatchObject({ limit: 'MAX_RESPONSE_BYTES', max: DEFAULTS.MAX_RESPONSE_BYTES });
+    expect(past.body.errors?.[0].extensions).toMatchObject({
+      limit: 'MAX_RESPONSE_BYTES',
+      max: DEFAULTS.MAX_RESPONSE_BYTES,
+    });
     expect(JSON.stringify(past.body).length).toBeLessThan(DEFAULTS.MAX_RESPONSE_BYTES * 1.05);
   });
 });
 
 describe('the service’s own limits at their defaults', () => {
-  const SAVE = 'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id title notes results { distance } } } }';
-  const UPDATE = 'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { title notes } }';
+  const SAVE =
+    'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id title notes results { distance } } } }';
+  const UPDATE =
+    'mutation($id: ID!, $t: String!, $i: UpdateAnalysisInput!) { updateAnalysis(id: $id, editToken: $t, input: $i) { title notes } }';
   const seed = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
 
   it('analyses(first): 1000 served, 1001 refused', async () => {
     const at = await t.gql('{ analyses(first: 1000) { totalCount edges { cursor } } }');
     expectOk(at);
-    expectLimit(await t.gql('query($n: Int) { analyses(first: $n) { totalCount } }', { n: 1001 }), 'MAX_PAGE_SIZE', 1000);
+    expectLimit(
+      await t.gql('query($n: Int) { analyses(first: $n) { totalCount } }', { n: 1001 }),
+      'MAX_PAGE_SIZE',
+      1000,
+    );
   });
 
   it('an analysis of 500 queries is saved and read back; 501 are refused', async () => {
     expect(DEFAULTS.MAX_BATCH_SIZE).toBe(500);
-    const queries = Array.from({ length: 500 }, (_, i) => ({ piece: 'KNIGHT', from: ['a1'], to: [['b3', 'c2', 'h8', 'e4'][i % 4]] }));
+    const queries = Array.from({ length: 500 }, (_, i) => ({
+      piece: 'KNIGHT',
+      from: ['a1'],
+      to: [['b3', 'c2', 'h8', 'e4'][i % 4]],
+    }));
     const at = await t.gql(SAVE, { i: { title: '500 queries', queries } });
     expectOk(at);
     expect(at.body.data.saveAnalysis.analysis.results).toHaveLength(500);
@@ -219,8 +256,12 @@ describe('the service’s own limits at their defaults', () => {
     const roomy = await startTestServer({ database: false, env: { MAX_BODY_BYTES: String(8 * 1024 * 1024) } });
     try {
       const started = Date.now();
-      const res = await roomy.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', { q: Array(100_000).fill(seed) });
-      expect(expectLimit(res, 'MAX_BATCH_SIZE', 500).message).toBe('queries: 100000 queries is over the limit of 500 (MAX_BATCH_SIZE)');
+      const res = await roomy.gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', {
+        q: Array(100_000).fill(seed),
+      });
+      expect(expectLimit(res, 'MAX_BATCH_SIZE', 500).message).toBe(
+        'queries: 100000 queries is over the limit of 500 (MAX_BATCH_SIZE)',
+      );
       expect(Date.now() - started).toBeLessThan(5000);
     } finally {
       await roomy.close();
@@ -235,27 +276,53 @@ describe('the service’s own limits at their defaults', () => {
     const { editToken, analysis } = at.body.data.saveAnalysis;
     expect(analysis.title).toBe(long);
     expect(analysis.notes).toBe(long);
-    expectLimit(await t.gql(SAVE, { i: { title: 't', notes: `${long}x`, queries: [seed] } }), 'MAX_TEXT_LENGTH', 10_000);
-    expectLimit(await t.gql(UPDATE, { id: analysis.id, t: editToken, i: { title: `${long}x` } }), 'MAX_TEXT_LENGTH', 10_000);
-    expectLimit(await t.gql(UPDATE, { id: analysis.id, t: editToken, i: { notes: `${long}x` } }), 'MAX_TEXT_LENGTH', 10_000);
+    expectLimit(
+      await t.gql(SAVE, { i: { title: 't', notes: `${long}x`, queries: [seed] } }),
+      'MAX_TEXT_LENGTH',
+      10_000,
+    );
+    expectLimit(
+      await t.gql(UPDATE, { id: analysis.id, t: editToken, i: { title: `${long}x` } }),
+      'MAX_TEXT_LENGTH',
+      10_000,
+    );
+    expectLimit(
+      await t.gql(UPDATE, { id: analysis.id, t: editToken, i: { notes: `${long}x` } }),
+      'MAX_TEXT_LENGTH',
+      10_000,
+    );
     const unchanged = await t.gql('query($id: ID!) { analysis(id: $id) { title notes } }', { id: analysis.id });
     expect(unchanged.body.data.analysis).toEqual({ title: long, notes: long });
-    expectOk(await t.gql(UPDATE, { id: analysis.id, t: editToken, i: { title: long.slice(1) + 'x', notes: long.slice(1) + 'y' } }));
+    expectOk(
+      await t.gql(UPDATE, {
+        id: analysis.id,
+        t: editToken,
+        i: { title: `${long.slice(1)}x`, notes: `${long.slice(1)}y` },
+      }),
+    );
   });
 
   it('positions on a 64 x 64 board are parsed; 65 is refused', async () => {
     const fen = `${Array(64).fill('64').join('/')} w - - 0 1`;
-    const at = await t.gql('query($f: String!) { position(fen: $f, board: { files: 64, ranks: 64 }) { board { files ranks } } }', { f: fen });
+    const at = await t.gql(
+      'query($f: String!) { position(fen: $f, board: { files: 64, ranks: 64 }) { board { files ranks } } }',
+      { f: fen },
+    );
     expectOk(at);
     expect(at.body.data.position.board).toEqual({ files: 64, ranks: 64 });
-    const past = await t.gql('query($f: String!) { position(fen: $f, board: { files: 65, ranks: 64 }) { turn } }', { f: fen });
-    expect(expectLimit(past, 'MAX_BOARD_SIDE', 64).message).toBe('board.files: files 65 is over the limit of 64 (MAX_BOARD_SIDE)');
+    const past = await t.gql('query($f: String!) { position(fen: $f, board: { files: 65, ranks: 64 }) { turn } }', {
+      f: fen,
+    });
+    expect(expectLimit(past, 'MAX_BOARD_SIDE', 64).message).toBe(
+      'board.files: files 65 is over the limit of 64 (MAX_BOARD_SIDE)',
+    );
   });
 
   it('a FEN of 4,416 characters (64 * 65 + 256) is parsed, 4,417 are refused unread', async () => {
     // The limit is on the length alone: a FEN that long is checked by the parser (and found bad
     // here), one character longer is refused before parsing, naming the limit.
-    const fenOf = (length: number) => `${Array(64).fill('64').join('/')} w - - 0 ${'1'.repeat(length - 64 * 3 + 1 - 9)}`;
+    const fenOf = (length: number) =>
+      `${Array(64).fill('64').join('/')} w - - 0 ${'1'.repeat(length - 64 * 3 + 1 - 9)}`;
     expect(fenOf(4416)).toHaveLength(4416);
     for (const doc of [
       'query($f: String!) { position(fen: $f, board: { files: 64, ranks: 64 }) { turn } }',
@@ -267,7 +334,9 @@ describe('the service’s own limits at their defaults', () => {
         expect(at.body.errors[0].extensions?.limit).toBeUndefined();
       }
       const past = expectLimit(await t.gql(doc, { f: fenOf(4417) }), 'MAX_BOARD_SIDE', 64);
-      expect(past.message).toMatch(/a FEN of 4417 characters is over the limit of 4416 characters for boards of side 64 \(MAX_BOARD_SIDE\)$/);
+      expect(past.message).toMatch(
+        /a FEN of 4417 characters is over the limit of 4416 characters for boards of side 64 \(MAX_BOARD_SIDE\)$/,
+      );
     }
   });
 
@@ -281,7 +350,8 @@ describe('the service’s own limits at their defaults', () => {
   });
 
   it('bitboards of 16,386 characters (a 256 x 256 board) reach the engine; 16,387 are refused by the scalar', async () => {
-    const q = 'query($m: Bitboard) { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], mask: $m }) { distance } }';
+    const q =
+      'query($m: Bitboard) { shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], mask: $m }) { distance } }';
     const at = onlyError(await t.gql(q, { m: `0x${'f'.repeat(16_384)}` }));
     expect(at.extensions?.code).toBe('BAD_USER_INPUT');
     expect(at.message).toMatch(/^query\.mask: ".*" has a square beyond the 8 x 8 board/);

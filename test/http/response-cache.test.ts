@@ -10,7 +10,11 @@ import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-se
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance cached layers { squares } overlay { ascii } } }`;
 
 async function post(t: TestServer, body: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const res = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
@@ -58,7 +62,9 @@ describe('response cache (RESPONSE_CACHE_SIZE)', () => {
       const base = await kept(t);
       expect(base).toBe(1);
 
-      await send(`{ a: shortestPaths(query: ${SEED_QUERY}) { distance } b: shortestPaths(query: { piece: KING, from: ["z9"], to: ["a1"] }) { distance } }`);
+      await send(
+        `{ a: shortestPaths(query: ${SEED_QUERY}) { distance } b: shortestPaths(query: { piece: KING, from: ["z9"], to: ["a1"] }) { distance } }`,
+      );
       await send(`{ shortestPaths(query: ${SEED_QUERY}) { distance } analyses(first: 1) { totalCount } }`);
       await send('{ __typename }');
       await send(`mutation { deleteAnalysis(id: "x", editToken: "y") }`);
@@ -78,7 +84,8 @@ describe('response cache (RESPONSE_CACHE_SIZE)', () => {
   it('is off with RESPONSE_CACHE_SIZE=0', async () => {
     const t = await startTestServer({ database: false, env: { RESPONSE_CACHE_SIZE: '0' } });
     try {
-      for (let i = 0; i < 5; i++) expect(JSON.parse((await post(t, JSON.stringify({ query: SEED }))).text).data.shortestPaths.distance).toBe(4);
+      for (let i = 0; i < 5; i++)
+        expect(JSON.parse((await post(t, JSON.stringify({ query: SEED }))).text).data.shortestPaths.distance).toBe(4);
       expect(await kept(t)).toBe(0);
       expect(await t.metric('chess_paths_memo_hits_total')).toBe(4);
     } finally {

@@ -11,7 +11,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/engine/errors.js';
 import type { PathQuery } from '../../src/engine/types.js';
 import { ANALYSIS_ROW_OVERHEAD, analysisBytes } from '../../src/store/analysis-budget.js';
-import { ForbiddenError, NotFoundError, StorageLimitError, openStore, type OpenedStore, type StoreOptions } from '../../src/store/index.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  type OpenedStore,
+  openStore,
+  StorageLimitError,
+  type StoreOptions,
+} from '../../src/store/index.js';
 import { recordingLogger, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
@@ -90,13 +97,22 @@ describe('analyses', () => {
     store = await openStore(options(), { logger: recordingLogger() });
   });
 
-  it('updates only with the right token; wrong, missing and another analysis\'s token change nothing', async () => {
+  it("updates only with the right token; wrong, missing and another analysis's token change nothing", async () => {
     const a = await store.analyses.save({ title: 'A', notes: 'n', fen: null, queries, resultKeys });
     const b = await store.analyses.save({ title: 'B', queries: [], resultKeys: [] });
     const before = await store.analyses.get(a.analysis.id);
 
-    for (const token of [b.editToken, '', 'x', a.editToken.slice(0, -1), `${a.editToken}x`, a.editToken.toUpperCase()]) {
-      await expect(store.analyses.update(a.analysis.id, token, { title: 'hacked' })).rejects.toBeInstanceOf(ForbiddenError);
+    for (const token of [
+      b.editToken,
+      '',
+      'x',
+      a.editToken.slice(0, -1),
+      `${a.editToken}x`,
+      a.editToken.toUpperCase(),
+    ]) {
+      await expect(store.analyses.update(a.analysis.id, token, { title: 'hacked' })).rejects.toBeInstanceOf(
+        ForbiddenError,
+      );
       await expect(store.analyses.delete(a.analysis.id, token)).rejects.toBeInstanceOf(ForbiddenError);
     }
     await expect(
@@ -154,7 +170,10 @@ describe('analyses', () => {
     const order = all.edges.map((e) => e.node);
     for (let i = 1; i < order.length; i++) {
       const [p, q] = [order[i - 1], order[i]];
-      expect(p.createdAt.getTime() > q.createdAt.getTime() || (p.createdAt.getTime() === q.createdAt.getTime() && p.id > q.id)).toBe(true);
+      expect(
+        p.createdAt.getTime() > q.createdAt.getTime() ||
+          (p.createdAt.getTime() === q.createdAt.getTime() && p.id > q.id),
+      ).toBe(true);
     }
     expect(new Set(order.map((n) => n.id))).toEqual(new Set(ids));
     // The last one saved is among the first (several may share its millisecond; ids break the tie).
@@ -186,7 +205,14 @@ describe('analyses', () => {
   it('rejects malformed cursors with an InputError on `after`', async () => {
     await store.analyses.save({ title: 'T', queries: [], resultKeys: [] });
     const good = (await store.analyses.list({ first: 1 })).endCursor!;
-    for (const bad of ['', 'not a cursor', '!!!', Buffer.from('analysis:x:y').toString('base64url'), `${good}=`, good.slice(0, 5)]) {
+    for (const bad of [
+      '',
+      'not a cursor',
+      '!!!',
+      Buffer.from('analysis:x:y').toString('base64url'),
+      `${good}=`,
+      good.slice(0, 5),
+    ]) {
       const error = await store.analyses.list({ first: 2, after: bad }).catch((e: unknown) => e);
       expect(error, bad).toBeInstanceOf(InputError);
       expect((error as InputError).path).toEqual(['after']);
@@ -207,7 +233,13 @@ describe('analyses', () => {
 });
 
 describe('analysis byte budgets', () => {
-  const sizeOf = (a: { title: string; notes?: string | null; fen?: string | null; queries: PathQuery[]; resultKeys: string[] }) =>
+  const sizeOf = (a: {
+    title: string;
+    notes?: string | null;
+    fen?: string | null;
+    queries: PathQuery[];
+    resultKeys: string[];
+  }) =>
     analysisBytes({
       title: a.title,
       notes: a.notes ?? null,
@@ -228,7 +260,12 @@ describe('analysis byte budgets', () => {
   it('counts the UTF-8 bytes of title, notes, FEN, queries and result keys, plus a fixed overhead', async () => {
     const input = { title: 'Échecs ♞', notes: 'naïve', fen: '8/8/8/8/8/8/8/8 w - - 0 1', queries, resultKeys };
     expect(sizeOf(input)).toBe(
-      ANALYSIS_ROW_OVERHEAD + 11 + 6 + 25 + Buffer.byteLength(JSON.stringify(queries)) + Buffer.byteLength(JSON.stringify(resultKeys)),
+      ANALYSIS_ROW_OVERHEAD +
+        11 +
+        6 +
+        25 +
+        Buffer.byteLength(JSON.stringify(queries)) +
+        Buffer.byteLength(JSON.stringify(resultKeys)),
     );
     await store.analyses.save(input);
     expect(await store.totals()).toMatchObject({ analysisRows: 1, analysisBytes: sizeOf(input) });
@@ -242,7 +279,9 @@ describe('analysis byte budgets', () => {
     const error = await rejection(store.analyses.save(big));
     expect(error.variable).toBe('MAX_ANALYSIS_BYTES');
     expect(error.max).toBe(2000);
-    expect(error.message).toBe(`this analysis would store ${sizeOf(big)} bytes, over the limit of 2000 (MAX_ANALYSIS_BYTES)`);
+    expect(error.message).toBe(
+      `this analysis would store ${sizeOf(big)} bytes, over the limit of 2000 (MAX_ANALYSIS_BYTES)`,
+    );
     expect(await store.totals()).toEqual(before);
 
     const grown = await rejection(store.analyses.update(kept.analysis.id, kept.editToken, { notes: 'x'.repeat(2000) }));
@@ -277,8 +316,12 @@ describe('analysis byte budgets', () => {
     // Growing by 10 bytes fits; by 11 does not, and changes nothing.
     const grown = await store.analyses.update(saved[0].analysis.id, saved[0].editToken, { title: 'a'.repeat(11) });
     expect(grown.title).toBe('a'.repeat(11));
-    const tooMuch = await rejection(store.analyses.update(saved[1].analysis.id, saved[1].editToken, { title: 'b'.repeat(2) }));
-    expect(tooMuch.message).toMatch(/^this change \(1 more bytes\) would bring all analyses to \d+ bytes, over the limit of \d+ \(ANALYSES_MAX_BYTES\)$/);
+    const tooMuch = await rejection(
+      store.analyses.update(saved[1].analysis.id, saved[1].editToken, { title: 'b'.repeat(2) }),
+    );
+    expect(tooMuch.message).toMatch(
+      /^this change \(1 more bytes\) would bring all analyses to \d+ bytes, over the limit of \d+ \(ANALYSES_MAX_BYTES\)$/,
+    );
     expect(await store.analyses.get(saved[1].analysis.id)).toEqual(saved[1].analysis);
 
     // Shrinking is always allowed, even over a budget lowered below what is stored.

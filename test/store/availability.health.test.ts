@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
-import { DatabaseUnavailableError, openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
+import { DatabaseUnavailableError, type OpenedStore, openStore, type StoreExtras } from '../../src/store/index.js';
 import { recordingLogger, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
@@ -32,12 +32,20 @@ async function mendDisk(prisma: PrismaClient): Promise<void> {
   await prisma.$queryRawUnsafe('PRAGMA max_page_count = 1073741823');
 }
 
-async function openWith(extras: StoreExtras & { retryMs?: number }): Promise<{ store: OpenedStore; prisma: PrismaClient; probes: () => number }> {
+async function openWith(
+  extras: StoreExtras & { retryMs?: number },
+): Promise<{ store: OpenedStore; prisma: PrismaClient; probes: () => number }> {
   let prisma!: PrismaClient;
   let probes = 0;
   const { onConnected, retryMs, ...rest } = extras;
   const store = await openStore(
-    { databaseUrl: `file:${join(dir, 'health.db')}`, maxCacheBytes: 1 << 20, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0, retryMs: retryMs ?? 50 },
+    {
+      databaseUrl: `file:${join(dir, 'health.db')}`,
+      maxCacheBytes: 1 << 20,
+      maxAnalysisBytes: 1 << 20,
+      maxAnalysesBytes: 0,
+      retryMs: retryMs ?? 50,
+    },
     {
       logger: recordingLogger(),
       // Prisma reports the statements that succeeded: these are the trial writes that passed.
@@ -72,7 +80,9 @@ describe('health', () => {
     expect(await store.healthy()).toBe(false);
     // Reads work; writes are refused at once.
     expect((await store.analyses.list({ first: 1 })).totalCount).toBe(0);
-    await expect(store.analyses.save({ title: 't', queries: [], resultKeys: [] })).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(store.analyses.save({ title: 't', queries: [], resultKeys: [] })).rejects.toBeInstanceOf(
+      DatabaseUnavailableError,
+    );
 
     await mendDisk(prisma);
     await sleep(320); // retryMs

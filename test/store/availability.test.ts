@@ -13,22 +13,32 @@ import { recordingLogger } from '../support/store-fixtures.js';
 function prismaError(originalCode: string, originalMessage: string) {
   return Object.assign(new Error('\nInvalid `prisma.analysis.create()` invocation in /x.ts:12:3\n...'), {
     code: 'P2039',
-    meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, originalMessage, kind: 'sqlite' } } },
+    meta: {
+      driverAdapterError: { name: 'DriverAdapterError', cause: { originalCode, originalMessage, kind: 'sqlite' } },
+    },
   });
 }
 
 describe('unavailableReason', () => {
   it('reads SQLite codes through Prisma and better-sqlite3 errors, in SQLite words', () => {
     expect(unavailableReason(prismaError('SQLITE_BUSY', 'database is locked'))).toBe('database is locked');
-    expect(unavailableReason(prismaError('SQLITE_READONLY', 'attempt to write a readonly database'))).toBe('attempt to write a readonly database');
+    expect(unavailableReason(prismaError('SQLITE_READONLY', 'attempt to write a readonly database'))).toBe(
+      'attempt to write a readonly database',
+    );
     expect(unavailableReason(prismaError('SQLITE_FULL', 'database or disk is full'))).toBe('database or disk is full');
-    expect(unavailableReason(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe('disk I/O error');
-    expect(unavailableReason(Object.assign(new Error('x'), { name: 'PrismaClientInitializationError' }))).toBe('the database cannot be opened');
+    expect(unavailableReason(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }))).toBe(
+      'disk I/O error',
+    );
+    expect(unavailableReason(Object.assign(new Error('x'), { name: 'PrismaClientInitializationError' }))).toBe(
+      'the database cannot be opened',
+    );
   });
 
-  it('leaves other errors alone: bugs, constraints, the caller\'s mistakes', () => {
+  it("leaves other errors alone: bugs, constraints, the caller's mistakes", () => {
     expect(unavailableReason(new Error('boom'))).toBeUndefined();
-    expect(unavailableReason(prismaError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: Analysis.id'))).toBeUndefined();
+    expect(
+      unavailableReason(prismaError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: Analysis.id')),
+    ).toBeUndefined();
     expect(unavailableReason(prismaError('SQLITE_ERROR', 'no such table: Nope'))).toBeUndefined();
     expect(unavailableReason(undefined)).toBeUndefined();
   });

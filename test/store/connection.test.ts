@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
-import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
+import { type OpenedStore, openStore, type StoreExtras } from '../../src/store/index.js';
 import { questionOf, recordingLogger, syntheticResult, tempDir } from '../support/store-fixtures.js';
 
 let dir: string;
@@ -33,7 +33,14 @@ afterEach(async () => {
 
 async function openX(extras: StoreExtras = {}): Promise<OpenedStore> {
   const store = await openStore(
-    { databaseUrl: `file:${file}`, maxCacheBytes: 0, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0, busyTimeoutMs: 50, retryMs: 50 },
+    {
+      databaseUrl: `file:${file}`,
+      maxCacheBytes: 0,
+      maxAnalysisBytes: 1 << 20,
+      maxAnalysesBytes: 0,
+      busyTimeoutMs: 50,
+      retryMs: 50,
+    },
     { logger: recordingLogger(), ...extras },
   );
   open.push(store);
@@ -81,7 +88,11 @@ describe('-shm', () => {
     const shared = spawnSync(process.execPath, ['-e', script(false)], { encoding: 'utf8', timeout: 20_000 });
     expect(shared.signal).toBe('SIGBUS');
     const exclusive = spawnSync(process.execPath, ['-e', script(true)], { encoding: 'utf8', timeout: 20_000 });
-    expect({ signal: exclusive.signal, status: exclusive.status, out: exclusive.stdout.trim() }).toEqual({ signal: null, status: 0, out: '100' });
+    expect({ signal: exclusive.signal, status: exclusive.status, out: exclusive.stdout.trim() }).toEqual({
+      signal: null,
+      status: 0,
+      out: '100',
+    });
   });
 
   it('a process killed while holding the database exclusively loses no committed write', async () => {
@@ -183,7 +194,10 @@ describe('-shm', () => {
 
   it('a bad budget is refused before the database is opened, so it is not left locked', async () => {
     await expect(
-      openStore({ databaseUrl: `file:${file}`, maxCacheBytes: -1, maxAnalysisBytes: 1, maxAnalysesBytes: 0 }, { logger: recordingLogger() }),
+      openStore(
+        { databaseUrl: `file:${file}`, maxCacheBytes: -1, maxAnalysisBytes: 1, maxAnalysesBytes: 0 },
+        { logger: recordingLogger() },
+      ),
     ).rejects.toThrow(/maxCacheBytes must be a non-negative integer/);
     const store = await openX();
     expect(await store.healthy()).toBe(true);

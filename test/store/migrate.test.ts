@@ -3,8 +3,9 @@
  * kept exactly, a changed migration refused, a failed migration recorded and refused, and the
  * data migrations (nullable path count; byte budgets dropping old-format cache rows).
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -47,7 +48,8 @@ function history(file: string) {
 function firstMigrations(count: number): string {
   const only = join(dir, `first-${count}`);
   mkdirSync(only);
-  for (const name of migrationNames().slice(0, count)) cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(only, name), { recursive: true });
+  for (const name of migrationNames().slice(0, count))
+    cpSync(join(DEFAULT_MIGRATIONS_DIR, name), join(only, name), { recursive: true });
   return only;
 }
 
@@ -86,7 +88,9 @@ describe('migrate', () => {
 
     const db = new Database(file, { readonly: true });
     try {
-      const columns = db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('_prisma_migrations')").all();
+      const columns = db
+        .prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(\'_prisma_migrations\')')
+        .all();
       expect(columns).toEqual([
         { name: 'id', type: 'TEXT', notnull: 1, dflt_value: null, pk: 1 },
         { name: 'checksum', type: 'TEXT', notnull: 1, dflt_value: null, pk: 0 },
@@ -129,10 +133,18 @@ describe('migrate', () => {
     expect(migrate(file, { migrationsDir: firstMigrations(2) }).applied).toEqual([nullable]);
     const after = new Database(file);
     try {
-      const column = after.prepare(`SELECT "notnull" FROM pragma_table_info('CachedResult') WHERE name = 'pathCount'`).pluck().get();
+      const column = after
+        .prepare(`SELECT "notnull" FROM pragma_table_info('CachedResult') WHERE name = 'pathCount'`)
+        .pluck()
+        .get();
       expect(column).toBe(0);
-      expect(after.prepare('SELECT "key", "pathCount", "hitCount" FROM "CachedResult"').all()).toEqual([{ key: 'k', pathCount: '1', hitCount: 7 }]);
-      const indexes = after.prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`).pluck().all();
+      expect(after.prepare('SELECT "key", "pathCount", "hitCount" FROM "CachedResult"').all()).toEqual([
+        { key: 'k', pathCount: '1', hitCount: 7 },
+      ]);
+      const indexes = after
+        .prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`)
+        .pluck()
+        .all();
       expect(indexes).toEqual(['CachedResult_lastHitAt_idx']);
       after.prepare(`UPDATE "CachedResult" SET "pathCount" = NULL`).run();
     } finally {
@@ -147,7 +159,14 @@ describe('migrate', () => {
     const file = join(dir, 'db.sqlite');
     migrate(file, { migrationsDir: firstMigrations(budgets) });
     const analyses = [
-      { id: 'a1', title: 'Échecs ♞', notes: 'naïve', fen: null, queries: '[{"piece":"KING","from":["a1"],"to":["h8"]}]', resultKeys: '["k1"]' },
+      {
+        id: 'a1',
+        title: 'Échecs ♞',
+        notes: 'naïve',
+        fen: null,
+        queries: '[{"piece":"KING","from":["a1"],"to":["h8"]}]',
+        resultKeys: '["k1"]',
+      },
       { id: 'a2', title: 't', notes: null, fen: '8/8/8/8/8/8/8/8 w - - 0 1', queries: '[]', resultKeys: '[]' },
     ];
     const db = new Database(file);
@@ -175,11 +194,17 @@ describe('migrate', () => {
       const totals = after.prepare('SELECT * FROM "StoreTotals"').all();
       const sum = analyses.reduce((n, a) => n + analysisBytes(a), 0);
       expect(totals).toEqual([{ id: 1, cacheRows: 0, cacheBytes: 0, analysisRows: 2, analysisBytes: sum }]);
-      const indexes = after.prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`).pluck().all();
+      const indexes = after
+        .prepare(`SELECT name FROM pragma_index_list('CachedResult') WHERE origin = 'c'`)
+        .pluck()
+        .all();
       expect(indexes).toEqual(['CachedResult_lastHitAt_key_idx']);
       // The triggers keep the totals: a delete frees its bytes.
       after.prepare(`DELETE FROM "Analysis" WHERE "id" = 'a2'`).run();
-      expect(after.prepare('SELECT "analysisRows", "analysisBytes" FROM "StoreTotals"').get()).toEqual({ analysisRows: 1, analysisBytes: analysisBytes(analyses[0]) });
+      expect(after.prepare('SELECT "analysisRows", "analysisBytes" FROM "StoreTotals"').get()).toEqual({
+        analysisRows: 1,
+        analysisBytes: analysisBytes(analyses[0]),
+      });
     } finally {
       after.close();
     }
@@ -288,7 +313,10 @@ describe('migrate', () => {
       expect(migrate(file, { migrationsDir, busyTimeoutMs: 50 }).applied).toEqual([]);
 
       mkdirSync(join(migrationsDir, '29990101000000_more'));
-      writeFileSync(join(migrationsDir, '29990101000000_more', 'migration.sql'), 'CREATE TABLE "More" ("id" INTEGER);\n');
+      writeFileSync(
+        join(migrationsDir, '29990101000000_more', 'migration.sql'),
+        'CREATE TABLE "More" ("id" INTEGER);\n',
+      );
       expect(() => migrate(file, { migrationsDir, busyTimeoutMs: 50 })).toThrow(/need exclusive access/);
     } finally {
       other.close();

@@ -5,9 +5,26 @@
  * with running totals that always equal the rows.
  */
 import { describe, expect, it } from 'vitest';
-import { CACHE_ROW_OVERHEAD, EVICT_ROWS, cacheRowBytes } from '../../src/store/cache-budget.js';
-import { READ_BYTES, READ_ROWS, SIZE_KEYS, SMALL_READ_ROWS, SMALL_ROW_BYTES, WRITE_BYTES, WRITE_ROWS } from '../../src/store/result-cache.js';
-import { isEviction, isRowRead, isSizeRead, isUpsert, keyParams, keysIn, rowsInUpsert, useCacheFixture } from '../support/result-cache-fixture.js';
+import { CACHE_ROW_OVERHEAD, cacheRowBytes, EVICT_ROWS } from '../../src/store/cache-budget.js';
+import {
+  READ_BYTES,
+  READ_ROWS,
+  SIZE_KEYS,
+  SMALL_READ_ROWS,
+  SMALL_ROW_BYTES,
+  WRITE_BYTES,
+  WRITE_ROWS,
+} from '../../src/store/result-cache.js';
+import {
+  isEviction,
+  isRowRead,
+  isSizeRead,
+  isUpsert,
+  keyParams,
+  keysIn,
+  rowsInUpsert,
+  useCacheFixture,
+} from '../support/result-cache-fixture.js';
 import { immediateCounter, questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
 
 const { openCache, closeStore } = useCacheFixture();
@@ -23,7 +40,9 @@ describe('bounded work per statement', () => {
     const counter = immediateCounter();
     const got = await store.cache.getMany(questions);
     const turns = counter.stop();
-    got.forEach((g, i) => expect(g?.key).toBe(questions[i].key));
+    got.forEach((g, i) => {
+      expect(g?.key).toBe(questions[i].key);
+    });
 
     const sizeReads = statements.filter((s) => isSizeRead(s.query));
     const rowReads = statements.filter((s) => isRowRead(s.query));
@@ -33,7 +52,7 @@ describe('bounded work per statement', () => {
     expect(turns).toBeGreaterThanOrEqual(sizeReads.length + rowReads.length - 1);
   });
 
-  it('reads rows of small boards whole, SMALL_READ_ROWS at a time, with no size lookup; refuses a small board\'s oversized row', async () => {
+  it("reads rows of small boards whole, SMALL_READ_ROWS at a time, with no size lookup; refuses a small board's oversized row", async () => {
     const rows = Array.from({ length: 300 }, (_, i) => syntheticResult(i, 1000));
     expect(rows[0].problem.files).toBe(8);
     const logger = recordingLogger();
@@ -46,11 +65,17 @@ describe('bounded work per statement', () => {
     const counter = immediateCounter();
     const got = await store.cache.getMany(questions);
     const turns = counter.stop();
-    got.slice(0, 350).forEach((g, i) => expect(g?.key).toBe(questions[i].key));
+    got.slice(0, 350).forEach((g, i) => {
+      expect(g?.key).toBe(questions[i].key);
+    });
     expect(got[350]).toBeUndefined();
     expect(statements.filter((s) => isSizeRead(s.query))).toHaveLength(0);
     const rowReads = statements.filter((s) => isRowRead(s.query));
-    expect(rowReads.map((s) => keyParams(s.params).length)).toEqual([SMALL_READ_ROWS, SMALL_READ_ROWS, 301 - 2 * SMALL_READ_ROWS]);
+    expect(rowReads.map((s) => keyParams(s.params).length)).toEqual([
+      SMALL_READ_ROWS,
+      SMALL_READ_ROWS,
+      301 - 2 * SMALL_READ_ROWS,
+    ]);
     expect(SMALL_READ_ROWS * SMALL_ROW_BYTES).toBeLessThanOrEqual(READ_BYTES);
     expect(turns).toBeGreaterThanOrEqual(rowReads.length - 1);
   });
@@ -118,7 +143,9 @@ describe('byte budget', () => {
     await tick();
     await store.cache.putMany([rows[5], rows[6]]);
     expect(await keysIn(prisma)).toEqual(new Set([0, 1, 4, 5, 6].map((i) => rows[i].key)));
-    const hits = await prisma.$queryRawUnsafe<{ key: string; hitCount: number }[]>('SELECT "key", "hitCount" FROM "CachedResult"');
+    const hits = await prisma.$queryRawUnsafe<{ key: string; hitCount: number }[]>(
+      'SELECT "key", "hitCount" FROM "CachedResult"',
+    );
     expect(Object.fromEntries(hits.map((r) => [r.key, Number(r.hitCount)]))).toEqual({
       [rows[0].key]: 1,
       [rows[1].key]: 2,
@@ -185,10 +212,17 @@ describe('byte budget', () => {
     const { store, prisma } = await openCache({ maxCacheBytes: 20_000 });
     for (let round = 0; round < 5; round++) {
       // Overwrites change a row's size; new rows push old ones out.
-      await store.cache.putMany(Array.from({ length: 30 }, (_, i) => syntheticResult(i + round * 7, 100 + ((i * 53 + round * 31) % 400))));
-      const [sum] = await prisma.$queryRawUnsafe<{ rows: number; bytes: number }[]>('SELECT COUNT(*) AS "rows", COALESCE(SUM("bytes"), 0) AS "bytes" FROM "CachedResult"');
+      await store.cache.putMany(
+        Array.from({ length: 30 }, (_, i) => syntheticResult(i + round * 7, 100 + ((i * 53 + round * 31) % 400))),
+      );
+      const [sum] = await prisma.$queryRawUnsafe<{ rows: number; bytes: number }[]>(
+        'SELECT COUNT(*) AS "rows", COALESCE(SUM("bytes"), 0) AS "bytes" FROM "CachedResult"',
+      );
       const totals = await store.totals();
-      expect({ rows: totals.cacheRows, bytes: totals.cacheBytes }).toEqual({ rows: Number(sum.rows), bytes: Number(sum.bytes) });
+      expect({ rows: totals.cacheRows, bytes: totals.cacheBytes }).toEqual({
+        rows: Number(sum.rows),
+        bytes: Number(sum.bytes),
+      });
       expect(totals.cacheBytes).toBeLessThanOrEqual(20_000);
     }
     expect(CACHE_ROW_OVERHEAD).toBeGreaterThan(0);

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareQuery, solve } from '../../src/engine/index.js';
-import { PIECES, type PathQuery } from '../../src/engine/types.js';
+import { type PathQuery, PIECES } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 import { useCacheFixture } from '../support/result-cache-fixture.js';
@@ -32,7 +32,10 @@ describe('result cache rows', () => {
       { piece, from: ['a1'], to: ['h8'] },
       { piece, board, from: ['e5'], to: ['a1', 'j10'], blocked: ['f6'] },
     ]);
-    const rows = queries.map((q, i) => ({ ...realRow(q, i % 2 ? 2n ** 80n + BigInt(i) : undefined), layers: bytesFrom(`q${i}`, i * 37) }));
+    const rows = queries.map((q, i) => ({
+      ...realRow(q, i % 2 ? 2n ** 80n + BigInt(i) : undefined),
+      layers: bytesFrom(`q${i}`, i * 37),
+    }));
     // A view into a larger buffer is stored as its own bytes only.
     const backing = bytesFrom('backing', 500);
     rows[0] = { ...rows[0], layers: backing.subarray(100, 160) };
@@ -43,7 +46,10 @@ describe('result cache rows', () => {
     const check = (got: (StoredResult | undefined)[]) => {
       got.forEach((g, i) => {
         expect(g, `row ${i}`).toBeDefined();
-        expect({ ...g!, layers: Buffer.from(g!.layers).toString('hex') }).toEqual({ ...rows[i], layers: Buffer.from(rows[i].layers).toString('hex') });
+        expect({ ...g!, layers: Buffer.from(g!.layers).toString('hex') }).toEqual({
+          ...rows[i],
+          layers: Buffer.from(rows[i].layers).toString('hex'),
+        });
       });
     };
     check(await store.cache.getMany(rows.map(questionOf)));
@@ -60,7 +66,9 @@ describe('result cache rows', () => {
     expect(await store.cache.getMany([{ key: a.key, problem: b.problem }])).toEqual([undefined]);
     expect((await store.cache.getMany([questionOf(a)]))[0]?.key).toBe(a.key);
     // A row edited so that its stored inputs no longer match is a miss too.
-    await prisma.$transaction([prisma.$executeRawUnsafe('UPDATE "CachedResult" SET "targets" = ? WHERE "key" = ?', b.problem.targets, a.key)]);
+    await prisma.$transaction([
+      prisma.$executeRawUnsafe('UPDATE "CachedResult" SET "targets" = ? WHERE "key" = ?', b.problem.targets, a.key),
+    ]);
     expect(await store.cache.getMany([questionOf(a)])).toEqual([undefined]);
   });
 
@@ -77,7 +85,9 @@ describe('result cache rows', () => {
     await prisma.$transaction(corrupt.map((sql, i) => prisma.$executeRawUnsafe(sql, rows[i].key)));
     const got = await store.cache.getMany(rows.map(questionOf));
     expect(got.map((r) => r?.key)).toEqual([undefined, undefined, undefined, rows[3].key]);
-    expect(logger.lines.filter((l) => l.level === 'warn' && /unreadable cache row/.test(l.msg))).toHaveLength(corrupt.length);
+    expect(logger.lines.filter((l) => l.level === 'warn' && /unreadable cache row/.test(l.msg))).toHaveLength(
+      corrupt.length,
+    );
 
     await store.cache.putMany(rows);
     expect((await store.cache.getMany(rows.map(questionOf))).map((r) => r?.pathCount)).toEqual([7n, 7n, 7n, 7n]);
@@ -88,8 +98,13 @@ describe('result cache rows', () => {
     const known = syntheticResult(1, 10, 123456789012345678901234567890n);
     const unknown = syntheticResult(2, 10);
     await store.cache.putMany([known, unknown]);
-    const stored = await prisma.$queryRawUnsafe<{ key: string; pathCount: string | null }[]>('SELECT "key", "pathCount" FROM "CachedResult"');
-    expect(Object.fromEntries(stored.map((r) => [r.key, r.pathCount]))).toEqual({ [known.key]: '123456789012345678901234567890', [unknown.key]: null });
+    const stored = await prisma.$queryRawUnsafe<{ key: string; pathCount: string | null }[]>(
+      'SELECT "key", "pathCount" FROM "CachedResult"',
+    );
+    expect(Object.fromEntries(stored.map((r) => [r.key, r.pathCount]))).toEqual({
+      [known.key]: '123456789012345678901234567890',
+      [unknown.key]: null,
+    });
     const [a, b] = await store.cache.getMany([questionOf(known), questionOf(unknown)]);
     expect(a?.pathCount).toBe(123456789012345678901234567890n);
     expect(b?.pathCount).toBeUndefined();
@@ -103,9 +118,16 @@ describe('result cache rows', () => {
     expect((await first.store.cache.getMany(batch)).every((r) => r !== undefined)).toBe(true);
     await closeStore(first.store);
     const db = raw();
-    const counts = db.prepare('SELECT "key", "hitCount" FROM "CachedResult"').all() as { key: string; hitCount: number }[];
+    const counts = db.prepare('SELECT "key", "hitCount" FROM "CachedResult"').all() as {
+      key: string;
+      hitCount: number;
+    }[];
     db.close();
-    expect(Object.fromEntries(counts.map((r) => [r.key, r.hitCount]))).toEqual({ [rows[0].key]: 1, [rows[1].key]: 2, [rows[2].key]: 3 });
+    expect(Object.fromEntries(counts.map((r) => [r.key, r.hitCount]))).toEqual({
+      [rows[0].key]: 1,
+      [rows[1].key]: 2,
+      [rows[2].key]: 3,
+    });
 
     const logger = recordingLogger();
     const second = await openCache({}, { logger, hitFlushDelayMs: 60_000 });

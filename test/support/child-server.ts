@@ -9,7 +9,7 @@
  * instead (`npm test` builds first). A free loopback port is picked here (so any LOG_LEVEL works),
  * then `/health` is polled until it answers 200.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -95,7 +95,14 @@ export async function startChildServer(options: ChildOptions = {}): Promise<Chil
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs()], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', ...options.env, PORT: String(port), HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      ...options.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -132,10 +139,14 @@ export async function startChildServer(options: ChildOptions = {}): Promise<Chil
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0);
+      const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0,
+      );
       if (status === 200) break;
       if (!alive()) throw new Error(`server exited while starting: ${log.slice(-4000)}`);
-      if (Date.now() > deadline) throw new Error(`/health was not 200 within ${timeoutMs} ms (last ${status}): ${log.slice(-4000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`/health was not 200 within ${timeoutMs} ms (last ${status}): ${log.slice(-4000)}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     return {

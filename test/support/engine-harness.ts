@@ -5,20 +5,21 @@
  * S', T', mask, reachable, distance, layers, squares, pathCount, path, pages of `paths` (walking
  * cursors), distances, key and problem.
  */
-import { expect } from 'vitest';
+
 import fc from 'fast-check';
+import { expect } from 'vitest';
 import type { PathQuery, PathResult, SquareSet } from '../../src/engine/types.js';
 import {
   REFERENCE_PIECES,
+  type ReferenceAnswer,
+  type ReferenceBoard,
+  type ReferencePiece,
+  type ReferenceProblem,
   referenceFormatHex,
   referenceIndicesOf,
   referenceParseHex,
   referenceParseSquare,
   referenceSquareName,
-  type ReferenceAnswer,
-  type ReferenceBoard,
-  type ReferencePiece,
-  type ReferenceProblem,
 } from './reference-bfs.js';
 
 /** A query for the engine together with the same problem in reference terms. */
@@ -115,7 +116,7 @@ export function buildCase(recipe: CaseRecipe): GeneratedCase {
   const targets = recipe.targetPicks.map((pick) => pick % squareCount);
   if (recipe.alignFirstTarget) {
     const sourceFile = sources[0] % files;
-    targets[0] = (targets[0] - (targets[0] % files)) + sourceFile;
+    targets[0] = targets[0] - (targets[0] % files) + sourceFile;
   }
 
   const query: PathQuery = {
@@ -137,41 +138,55 @@ export function buildCase(recipe: CaseRecipe): GeneratedCase {
 export const boardSizeArbitrary: fc.Arbitrary<{ files: number; ranks: number }> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ files: fc.integer({ min: 1, max: 5 }), ranks: fc.integer({ min: 1, max: 5 }) }) },
   { weight: 4, arbitrary: fc.constant({ files: 8, ranks: 8 }) },
-  { weight: 2, arbitrary: fc.record({ files: fc.integer({ min: 1, max: 12 }), ranks: fc.integer({ min: 1, max: 12 }) }) },
-  { weight: 2, arbitrary: fc.record({ files: fc.integer({ min: 1, max: 40 }), ranks: fc.integer({ min: 1, max: 40 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ files: fc.integer({ min: 1, max: 12 }), ranks: fc.integer({ min: 1, max: 12 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ files: fc.integer({ min: 1, max: 40 }), ranks: fc.integer({ min: 1, max: 40 }) }),
+  },
 );
 
 /** Recipes on the given board sizes; densities 0..60 %, 1..4 sources and targets. */
 export function recipeArbitrary(
   boards: fc.Arbitrary<{ files: number; ranks: number }> = boardSizeArbitrary,
 ): fc.Arbitrary<CaseRecipe> {
-  return fc.record({
-    piece: fc.constantFrom(...REFERENCE_PIECES),
-    board: boards,
-    density: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
-    obstacleSeed: fc.integer({ min: 0, max: 0x7fffffff }),
-    obstacleStyle: fc.constantFrom<ObstacleStyle>('none', 'mask', 'blocked', 'both'),
-    sourcePicks: fc.array(fc.nat({ max: 1 << 20 }), { minLength: 1, maxLength: 4 }),
-    targetPicks: fc.array(fc.nat({ max: 1 << 20 }), { minLength: 1, maxLength: 4 }),
-    alignFirstTarget: fc.boolean(),
-    nameStyle: fc.constantFrom<NameStyle>('lower', 'lower', 'upper', 'mixed'),
-    hexStyle: fc.constantFrom<HexStyle>('canonical', 'canonical', 'trimmed', 'upper'),
-    omitStandardBoard: fc.boolean(),
-  }).map(({ board, ...rest }) => ({ ...rest, files: board.files, ranks: board.ranks }));
+  return fc
+    .record({
+      piece: fc.constantFrom(...REFERENCE_PIECES),
+      board: boards,
+      density: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 60 })),
+      obstacleSeed: fc.integer({ min: 0, max: 0x7fffffff }),
+      obstacleStyle: fc.constantFrom<ObstacleStyle>('none', 'mask', 'blocked', 'both'),
+      sourcePicks: fc.array(fc.nat({ max: 1 << 20 }), { minLength: 1, maxLength: 4 }),
+      targetPicks: fc.array(fc.nat({ max: 1 << 20 }), { minLength: 1, maxLength: 4 }),
+      alignFirstTarget: fc.boolean(),
+      nameStyle: fc.constantFrom<NameStyle>('lower', 'lower', 'upper', 'mixed'),
+      hexStyle: fc.constantFrom<HexStyle>('canonical', 'canonical', 'trimmed', 'upper'),
+      omitStandardBoard: fc.boolean(),
+    })
+    .map(({ board, ...rest }) => ({ ...rest, files: board.files, ranks: board.ranks }));
 }
 
 export const caseArbitrary = (boards?: fc.Arbitrary<{ files: number; ranks: number }>): fc.Arbitrary<GeneratedCase> =>
   recipeArbitrary(boards).map(buildCase);
 
 /** A `SquareSet` must show exactly these indices in every view. */
-export function expectSquareSet(actual: SquareSet, indices: readonly number[], board: ReferenceBoard, label: string): void {
+export function expectSquareSet(
+  actual: SquareSet,
+  indices: readonly number[],
+  board: ReferenceBoard,
+  label: string,
+): void {
   expect(actual.indices, `${label}.indices`).toEqual(indices);
   expect(actual.squares, `${label}.squares`).toEqual(indices.map((index) => referenceSquareName(index, board)));
   expect(actual.bitboard, `${label}.bitboard`).toBe(referenceFormatHex(indices, board));
   expect(actual.count, `${label}.count`).toBe(indices.length);
 }
 
-const pathNames = (path: readonly number[], board: ReferenceBoard) => path.map((index) => referenceSquareName(index, board));
+const pathNames = (path: readonly number[], board: ReferenceBoard) =>
+  path.map((index) => referenceSquareName(index, board));
 
 /**
  * Walks up to `pageCount` pages of `result.paths({first: pageSize})` following `endCursor`, and
@@ -193,7 +208,10 @@ export function expectPagesMatchReference(
     const label = `paths page ${page} (first ${pageSize})`;
     expect(connection.totalCount, `${label}.totalCount`).toBe(answer.pathCount);
     const expectedPage = expected.slice(page * pageSize, (page + 1) * pageSize);
-    expect(connection.edges.map((edge) => edge.node.squares), `${label}.edges`).toEqual(expectedPage);
+    expect(
+      connection.edges.map((edge) => edge.node.squares),
+      `${label}.edges`,
+    ).toEqual(expectedPage);
     const seen = BigInt((page + 1) * pageSize);
     expect(connection.pageInfo.hasNextPage, `${label}.hasNextPage`).toBe(answer.pathCount > seen);
     const lastEdge = connection.edges.at(-1);
@@ -206,9 +224,10 @@ export function expectPagesMatchReference(
     // Any edge's cursor resumes right after that edge.
     const middle = Math.floor((firstPageCursors.length - 1) / 2);
     const resumed = result.paths({ first: pageSize, after: firstPageCursors[middle] });
-    expect(resumed.edges.map((edge) => edge.node.squares), `paths after edge ${middle}`).toEqual(
-      expected.slice(middle + 1, middle + 1 + pageSize),
-    );
+    expect(
+      resumed.edges.map((edge) => edge.node.squares),
+      `paths after edge ${middle}`,
+    ).toEqual(expected.slice(middle + 1, middle + 1 + pageSize));
   }
 }
 
@@ -235,7 +254,9 @@ export function expectResultMatchesReference(
   expect(result.reachable, 'reachable').toBe(answer.reachable);
   expect(result.distance, 'distance').toBe(answer.distance);
   expect(result.layers.length, 'layers.length').toBe(answer.layers.length);
-  answer.layers.forEach((layer, k) => expectSquareSet(result.layers[k], layer, board, `layers[${k}]`));
+  answer.layers.forEach((layer, k) => {
+    expectSquareSet(result.layers[k], layer, board, `layers[${k}]`);
+  });
   expectSquareSet(result.squares, answer.squares, board, 'squares');
   expect(result.pathCount, 'pathCount').toBe(answer.pathCount);
   expect(result.path === null ? null : result.path.squares, 'path').toEqual(
@@ -256,7 +277,12 @@ export function expectResultMatchesReference(
 
 /** A plain snapshot of every field, with `pageCount` pages of `pageSize` paths (cursors left out). */
 export function snapshotResult(result: PathResult, pageSize = 3, pageCount = 3) {
-  const setView = (set: SquareSet) => ({ bitboard: set.bitboard, squares: set.squares, count: set.count, indices: set.indices });
+  const setView = (set: SquareSet) => ({
+    bitboard: set.bitboard,
+    squares: set.squares,
+    count: set.count,
+    indices: set.indices,
+  });
   const pages: { paths: string[][]; hasNextPage: boolean; totalCount: bigint; hasEndCursor: boolean }[] = [];
   let after: string | null = null;
   for (let page = 0; page < pageCount; page++) {
@@ -294,7 +320,9 @@ export function snapshotResult(result: PathResult, pageSize = 3, pageCount = 3) 
 export function referenceCanonical(problem: ReferenceProblem): string {
   const board = { files: problem.files, ranks: problem.ranks };
   const member = (indices: readonly number[]) =>
-    referenceIndicesOf(Array.from({ length: problem.files * problem.ranks }, (_, i) => indices.includes(i) && problem.passable[i]));
+    referenceIndicesOf(
+      Array.from({ length: problem.files * problem.ranks }, (_, i) => indices.includes(i) && problem.passable[i]),
+    );
   return JSON.stringify([
     problem.piece,
     problem.files,

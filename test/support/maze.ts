@@ -17,5 +17,11 @@ export function mazeQuery(i: number, side: 32 | 64 = 64) {
     for (let f = 0; f < side; f++) if (r % 2 === 0 || f === gap) mask |= 1n << BigInt(r * side + f);
   }
   const target = squareName((side - 2) * side + (Math.floor(i / shifts) % side), board);
-  return { piece: 'KING', board, from: ['a1'], to: [target], mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}` };
+  return {
+    piece: 'KING',
+    board,
+    from: ['a1'],
+    to: [target],
+    mask: `0x${mask.toString(16).padStart((side * side) / 4, '0')}`,
+  };
 }

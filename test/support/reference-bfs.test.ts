@@ -6,10 +6,14 @@
  * scanning every start square; walk counting by dynamic programming over all squares; distances by
  * repeated relaxation).
  */
-import { describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import {
   REFERENCE_PIECES,
+  type ReferencePiece,
+  type ReferenceProblem,
+  type ReferenceTerrain,
   referenceFileLetters,
   referenceFormatHex,
   referenceIndicesOf,
@@ -20,9 +24,6 @@ import {
   referenceParseSquare,
   referenceSolve,
   referenceSquareName,
-  type ReferencePiece,
-  type ReferenceProblem,
-  type ReferenceTerrain,
 } from './reference-bfs.js';
 
 const EIGHT = { files: 8, ranks: 8 };
@@ -74,7 +75,11 @@ describe('reference square names', () => {
   });
 
   it('round-trips every square of boards up to 256 files', () => {
-    for (const board of [{ files: 256, ranks: 3 }, { files: 3, ranks: 256 }, { files: 53, ranks: 2 }]) {
+    for (const board of [
+      { files: 256, ranks: 3 },
+      { files: 3, ranks: 256 },
+      { files: 53, ranks: 2 },
+    ]) {
       for (let index = 0; index < board.files * board.ranks; index++) {
         expect(referenceParseSquare(referenceSquareName(index, board), board)).toBe(index);
       }
@@ -103,13 +108,18 @@ describe('reference square-set text', () => {
 
   it('round-trips random sets', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 20 }), fc.array(fc.boolean(), { maxLength: 400 }), (files, ranks, bits) => {
-        const board = { files, ranks };
-        const member = Array.from({ length: files * ranks }, (_, i) => bits[i] ?? false);
-        const text = referenceFormatHex(member, board);
-        expect(text).toMatch(new RegExp(`^0x[0-9a-f]{${Math.ceil((files * ranks) / 4)}}$`));
-        expect(referenceParseHex(text, board)).toEqual(member);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        fc.integer({ min: 1, max: 20 }),
+        fc.array(fc.boolean(), { maxLength: 400 }),
+        (files, ranks, bits) => {
+          const board = { files, ranks };
+          const member = Array.from({ length: files * ranks }, (_, i) => bits[i] ?? false);
+          const text = referenceFormatHex(member, board);
+          expect(text).toMatch(new RegExp(`^0x[0-9a-f]{${Math.ceil((files * ranks) / 4)}}$`));
+          expect(referenceParseHex(text, board)).toEqual(member);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -257,11 +267,18 @@ describe('reference solve', () => {
       sources: [sq('b2', board)],
       targets: [sq('a1', board), sq('c3', board)],
     });
-    expect(answer).toMatchObject({ reachable: false, distance: null, layers: [], squares: [], pathCount: 0n, path: null });
+    expect(answer).toMatchObject({
+      reachable: false,
+      distance: null,
+      layers: [],
+      squares: [],
+      pathCount: 0n,
+      path: null,
+    });
     expect(answer.distances).toEqual([null, null, null, null, 0, null, null, null, null]);
   });
 
-  it('distance 0 when S\' meets T\': one layer, one path per common square', () => {
+  it("distance 0 when S' meets T': one layer, one path per common square", () => {
     const answer = referenceSolve({
       piece: 'ROOK',
       ...EIGHT,
@@ -279,7 +296,13 @@ describe('reference solve', () => {
   it('drops impassable sources and targets first', () => {
     const passable = referenceOpenBoard(EIGHT);
     passable[sq('a1')] = false;
-    const answer = referenceSolve({ piece: 'KING', ...EIGHT, passable, sources: [sq('a1'), sq('b1')], targets: [sq('a1')] });
+    const answer = referenceSolve({
+      piece: 'KING',
+      ...EIGHT,
+      passable,
+      sources: [sq('a1'), sq('b1')],
+      targets: [sq('a1')],
+    });
     expect(names(answer.sources)).toEqual(['b1']);
     expect(answer.targets).toEqual([]);
     expect(answer.reachable).toBe(false);
@@ -348,7 +371,9 @@ describe('reference solve against brute force on small boards', () => {
       fc.property(problemArbitrary, (problem) => {
         const n = problem.files * problem.ranks;
         const terrain: ReferenceTerrain = problem;
-        const moves = Array.from({ length: n }, (_, u) => (problem.passable[u] ? referenceMovesFrom(problem.piece, terrain, u) : []));
+        const moves = Array.from({ length: n }, (_, u) =>
+          problem.passable[u] ? referenceMovesFrom(problem.piece, terrain, u) : [],
+        );
         const answer = referenceSolve(problem);
 
         // Distances by relaxation until nothing changes.
@@ -387,7 +412,8 @@ describe('reference solve against brute force on small boards', () => {
         for (const s of new Set(problem.sources)) if (problem.passable[s]) walksFrom[0][s] = 1n;
         for (let k = 1; k <= D; k++) {
           const next = new Array<bigint>(n).fill(0n);
-          for (let u = 0; u < n; u++) if (walksFrom[k - 1][u] > 0n) for (const v of moves[u]) next[v] += walksFrom[k - 1][u];
+          for (let u = 0; u < n; u++)
+            if (walksFrom[k - 1][u] > 0n) for (const v of moves[u]) next[v] += walksFrom[k - 1][u];
           walksFrom.push(next);
         }
         // walksTo[j][v] = number of walks of j moves from v into T'.

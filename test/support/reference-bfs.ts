@@ -152,13 +152,37 @@ export function referenceParseHex(text: string, board: ReferenceBoard): boolean[
 type Step = readonly [fileStep: number, rankStep: number];
 
 const KING_STEPS: readonly Step[] = [
-  [1, 0], [1, 1], [0, 1], [-1, 1], [-1, 0], [-1, -1], [0, -1], [1, -1],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+  [-1, 1],
+  [-1, 0],
+  [-1, -1],
+  [0, -1],
+  [1, -1],
 ];
 const KNIGHT_JUMPS: readonly Step[] = [
-  [1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2],
+  [1, 2],
+  [2, 1],
+  [2, -1],
+  [1, -2],
+  [-1, -2],
+  [-2, -1],
+  [-2, 1],
+  [-1, 2],
 ];
-const ROOK_DIRECTIONS: readonly Step[] = [[1, 0], [0, 1], [-1, 0], [0, -1]];
-const BISHOP_DIRECTIONS: readonly Step[] = [[1, 1], [-1, 1], [-1, -1], [1, -1]];
+const ROOK_DIRECTIONS: readonly Step[] = [
+  [1, 0],
+  [0, 1],
+  [-1, 0],
+  [0, -1],
+];
+const BISHOP_DIRECTIONS: readonly Step[] = [
+  [1, 1],
+  [-1, 1],
+  [-1, -1],
+  [1, -1],
+];
 const QUEEN_DIRECTIONS: readonly Step[] = [...ROOK_DIRECTIONS, ...BISHOP_DIRECTIONS];
 
 /** Everything a move generator needs: the board and which squares are passable. */
@@ -218,13 +242,27 @@ function forEachLanding(
   };
 
   switch (piece) {
-    case 'KING': leap(KING_STEPS); break;
-    case 'KNIGHT': leap(KNIGHT_JUMPS); break;
-    case 'ROOK': slide(ROOK_DIRECTIONS); break;
-    case 'BISHOP': slide(BISHOP_DIRECTIONS); break;
-    case 'QUEEN': slide(QUEEN_DIRECTIONS); break;
-    case 'WHITE_PAWN': pawn(1, 1); break;
-    case 'BLACK_PAWN': pawn(-1, terrain.ranks - 2); break;
+    case 'KING':
+      leap(KING_STEPS);
+      break;
+    case 'KNIGHT':
+      leap(KNIGHT_JUMPS);
+      break;
+    case 'ROOK':
+      slide(ROOK_DIRECTIONS);
+      break;
+    case 'BISHOP':
+      slide(BISHOP_DIRECTIONS);
+      break;
+    case 'QUEEN':
+      slide(QUEEN_DIRECTIONS);
+      break;
+    case 'WHITE_PAWN':
+      pawn(1, 1);
+      break;
+    case 'BLACK_PAWN':
+      pawn(-1, terrain.ranks - 2);
+      break;
   }
 }
 
@@ -342,7 +380,9 @@ export function referenceSolve(problem: ReferenceProblem): ReferenceAnswer {
   const sources = sortedUnique(problem.sources.filter((square) => passable[square]));
   const targets = sortedUnique(problem.targets.filter((square) => passable[square]));
 
-  const fromSources = breadthFirstDistances(squareCount, sources, (u, visit) => forEachLanding(piece, terrain, u, visit));
+  const fromSources = breadthFirstDistances(squareCount, sources, (u, visit) =>
+    forEachLanding(piece, terrain, u, visit),
+  );
   const distances = Array.from(fromSources, (d) => (d === -1 ? null : d));
 
   let distance: number | null = null;
@@ -369,7 +409,11 @@ export function referenceSolve(problem: ReferenceProblem): ReferenceAnswer {
 
   const isPawn = piece === 'WHITE_PAWN' || piece === 'BLACK_PAWN';
   const toTargets = breadthFirstDistances(squareCount, targets, (v, visit) =>
-    isPawn ? referenceMovesInto(piece, terrain, v).forEach((u) => visit(u)) : forEachLanding(piece, terrain, v, visit),
+    isPawn
+      ? referenceMovesInto(piece, terrain, v).forEach((u) => {
+          visit(u);
+        })
+      : forEachLanding(piece, terrain, v, visit),
   );
   const stepOf = new Int32Array(squareCount).fill(-1);
   const layers: number[][] = Array.from({ length: shortest + 1 }, () => []);

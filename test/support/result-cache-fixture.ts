@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
-import { openStore, type OpenedStore, type StoreExtras } from '../../src/store/index.js';
+import { type OpenedStore, openStore, type StoreExtras } from '../../src/store/index.js';
 import { recordingLogger, tempDir } from './store-fixtures.js';
 
 /** An open store with its connection and the statements it ran. */
@@ -42,7 +42,12 @@ export function useCacheFixture() {
       let prisma!: PrismaClient;
       const statements: OpenedCache['statements'] = [];
       const store = await openStore(
-        { databaseUrl: `file:${dbFile}`, maxCacheBytes: opts.maxCacheBytes ?? 0, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0 },
+        {
+          databaseUrl: `file:${dbFile}`,
+          maxCacheBytes: opts.maxCacheBytes ?? 0,
+          maxAnalysisBytes: 1 << 20,
+          maxAnalysesBytes: 0,
+        },
         {
           logger: recordingLogger(),
           onQuery: (e) => statements.push({ query: e.query, params: JSON.parse(e.params) as unknown[] }),
@@ -80,4 +85,5 @@ export const isEviction = (q: string) => q.startsWith('DELETE FROM "CachedResult
 /** Rows of a multi-row upsert. */
 export const rowsInUpsert = (q: string) => q.match(/\(\?, \?, \?/g)?.length ?? 0;
 /** Keys bound to a `findMany({ where: { key: { in } } })`: its 64-hex-digit parameters. */
-export const keyParams = (params: unknown[]) => params.filter((p) => typeof p === 'string' && /^[0-9a-f]{64}$/.test(p)) as string[];
+export const keyParams = (params: unknown[]) =>
+  params.filter((p) => typeof p === 'string' && /^[0-9a-f]{64}$/.test(p)) as string[];

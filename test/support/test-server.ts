@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer, type ServerDeps } from '../../src/server.js';
+import { type RunningServer, type ServerDeps, startServer } from '../../src/server.js';
 
 /** A started test server and a GraphQL client for it. */
 export interface TestServer {
@@ -115,13 +115,15 @@ export function checkWellFormedXml(xml: string): string {
   const stack: string[] = [];
   let root = '';
   let roots = 0;
-  const tag = /<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<\?xml[^?]*\?>|<!--[\s\S]*?-->/g;
+  const tag =
+    /<(\/?)([A-Za-z_][\w:.-]*)((?:\s+[A-Za-z_][\w:.-]*\s*=\s*(?:"[^"<]*"|'[^'<]*'))*)\s*(\/?)>|<\?xml[^?]*\?>|<!--[\s\S]*?-->/g;
   let last = 0;
   let match: RegExpExecArray | null;
   while ((match = tag.exec(xml)) !== null) {
     const text = xml.slice(last, match.index);
     if (/[<>]/.test(text)) throw new Error(`stray markup near ${JSON.stringify(text.slice(0, 60))}`);
-    if (/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(text)) throw new Error(`bad entity in ${text.slice(0, 60)}`);
+    if (/&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/.test(text))
+      throw new Error(`bad entity in ${text.slice(0, 60)}`);
     if (stack.length === 0 && text.trim() !== '') throw new Error('text outside the root element');
     last = tag.lastIndex;
     if (match[2] === undefined) continue; // declaration or comment

@@ -30,7 +30,15 @@ async function save(input: Record<string, unknown>) {
   expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
   return res.body.data.saveAnalysis as {
     editToken: string;
-    analysis: { id: string; title: string; notes: string | null; fen: string | null; createdAt: string; updatedAt: string; results: { key: string; distance: number; piece: string }[] };
+    analysis: {
+      id: string;
+      title: string;
+      notes: string | null;
+      fen: string | null;
+      createdAt: string;
+      updatedAt: string;
+      results: { key: string; distance: number; piece: string }[];
+    };
   };
 }
 
@@ -61,16 +69,23 @@ describe('analyses', () => {
   it('lists newest first, paged with cursors', async () => {
     const a = await save({ title: 'list A', queries: [seed] });
     const b = await save({ title: 'list B', queries: [knight] });
-    const page1 = await t.gql('{ analyses(first: 1) { totalCount edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } }');
+    const page1 = await t.gql(
+      '{ analyses(first: 1) { totalCount edges { cursor node { id title } } pageInfo { hasNextPage endCursor } } }',
+    );
     expect(page1.body.errors).toBeUndefined();
     const c1 = page1.body.data.analyses;
     expect(c1.totalCount).toBeGreaterThanOrEqual(2);
     expect(c1.edges[0].node.id).toBe(b.analysis.id);
     expect(c1.pageInfo.hasNextPage).toBe(true);
-    const page2 = await t.gql('query($after: String) { analyses(first: 1, after: $after) { edges { node { id } } } }', { after: c1.pageInfo.endCursor });
+    const page2 = await t.gql('query($after: String) { analyses(first: 1, after: $after) { edges { node { id } } } }', {
+      after: c1.pageInfo.endCursor,
+    });
     expect(page2.body.data.analyses.edges[0].node.id).toBe(a.analysis.id);
     const bad = await t.gql('{ analyses(after: "!!") { totalCount } }');
-    expect(bad.body.errors?.[0]).toMatchObject({ message: 'after: "!!" is not a valid cursor', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(bad.body.errors?.[0]).toMatchObject({
+      message: 'after: "!!" is not a valid cursor',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     const big = await t.gql('{ analyses(first: 1001) { totalCount } }');
     expect(big.body.errors?.[0].message).toBe('first: first 1001 is over the limit of 1000 (MAX_PAGE_SIZE)');
   });
@@ -89,14 +104,26 @@ describe('analyses', () => {
     expect(unchanged.body.data.analysis.title).toBe('mine');
 
     const fen = '8/8/8/8/4K3/8/8/8 w - - 0 1';
-    const ok = await t.gql(UPDATE, { id: mine.analysis.id, token: mine.editToken, input: { title: 'renamed', notes: null, fen, queries: [knight, seed] } });
+    const ok = await t.gql(UPDATE, {
+      id: mine.analysis.id,
+      token: mine.editToken,
+      input: { title: 'renamed', notes: null, fen, queries: [knight, seed] },
+    });
     expect(ok.body.errors).toBeUndefined();
-    expect(ok.body.data.updateAnalysis).toEqual({ id: mine.analysis.id, title: 'renamed', notes: null, fen, results: [{ distance: 1 }, { distance: 4 }] });
+    expect(ok.body.data.updateAnalysis).toEqual({
+      id: mine.analysis.id,
+      title: 'renamed',
+      notes: null,
+      fen,
+      results: [{ distance: 1 }, { distance: 4 }],
+    });
 
     const missing = await t.gql(UPDATE, { id: 'no-such-id', token: mine.editToken, input: { title: 'x' } });
     expect(missing.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     const nullTitle = await t.gql(UPDATE, { id: mine.analysis.id, token: mine.editToken, input: { title: null } });
-    expect(nullTitle.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT', argument: 'input.title' } });
+    expect(nullTitle.body.errors?.[0]).toMatchObject({
+      extensions: { code: 'BAD_USER_INPUT', argument: 'input.title' },
+    });
   });
 
   it('deletes with the right token only', async () => {
@@ -115,14 +142,32 @@ describe('analyses', () => {
   it('validates input before writing anything', async () => {
     const before = (await t.gql('{ analyses { totalCount } }')).body.data.analyses.totalCount;
     const cases: [Record<string, unknown>, string][] = [
-      [{ title: 'bad square', queries: [seed, { piece: 'KING', from: ['z9'], to: ['a1'] }] }, 'input.queries[1].from[0]: "z9" is not a square on an 8 x 8 board'],
+      [
+        { title: 'bad square', queries: [seed, { piece: 'KING', from: ['z9'], to: ['a1'] }] },
+        'input.queries[1].from[0]: "z9" is not a square on an 8 x 8 board',
+      ],
       [{ title: '  ', queries: [seed] }, 'input.title: "  " is empty: an analysis needs a title'],
-      [{ title: 'bad fen', fen: 'rnbqkbnr/8 w', queries: [] }, 'input.fen: "rnbqkbnr/8 w" is not a valid FEN: fen: "rnbqkbnr/8 w" has 2 ranks, but the 8 x 8 board has 8'],
-      [{ title: 'x'.repeat(10_001), queries: [] }, 'input.title: 10001 characters is over the limit of 10000 (MAX_TEXT_LENGTH)'],
-      [{ title: 'too many', queries: Array.from({ length: 501 }, () => seed) }, 'input.queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)'],
+      [
+        { title: 'bad fen', fen: 'rnbqkbnr/8 w', queries: [] },
+        'input.fen: "rnbqkbnr/8 w" is not a valid FEN: fen: "rnbqkbnr/8 w" has 2 ranks, but the 8 x 8 board has 8',
+      ],
+      [
+        { title: 'x'.repeat(10_001), queries: [] },
+        'input.title: 10001 characters is over the limit of 10000 (MAX_TEXT_LENGTH)',
+      ],
+      [
+        { title: 'too many', queries: Array.from({ length: 501 }, () => seed) },
+        'input.queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)',
+      ],
       // A lone surrogate is not Unicode: SQLite would store it as U+FFFD, not as sent.
-      [{ title: 'x\ud800y', queries: [] }, 'input.title: "x\\ud800y" holds an unpaired UTF-16 surrogate (U+D800 at 1): not valid Unicode text'],
-      [{ title: 't', notes: 'ok \udc00', queries: [] }, 'input.notes: "ok \\udc00" holds an unpaired UTF-16 surrogate (U+DC00 at 3): not valid Unicode text'],
+      [
+        { title: 'x\ud800y', queries: [] },
+        'input.title: "x\\ud800y" holds an unpaired UTF-16 surrogate (U+D800 at 1): not valid Unicode text',
+      ],
+      [
+        { title: 't', notes: 'ok \udc00', queries: [] },
+        'input.notes: "ok \\udc00" holds an unpaired UTF-16 surrogate (U+DC00 at 3): not valid Unicode text',
+      ],
     ];
     for (const [input, message] of cases) {
       const res = await t.gql(SAVE, { input });
@@ -139,8 +184,12 @@ describe('analyses', () => {
     const q1 = { piece: 'BISHOP', from: ['c1'], to: ['h8', 'a3'] };
     const q2 = { piece: 'QUEEN', board: { files: 9, ranks: 9 }, from: ['a1'], to: ['i8'] };
     const q3 = { piece: 'KNIGHT', board: { files: 5, ranks: 5 }, from: ['a1'], to: ['e5'] };
-    const x = await t.gql('mutation($input: SaveAnalysisInput!) { saveAnalysis(input: $input) { analysis { id } } }', { input: { title: 'batch x', queries: [q1, q2] } });
-    const y = await t.gql('mutation($input: SaveAnalysisInput!) { saveAnalysis(input: $input) { analysis { id } } }', { input: { title: 'batch y', queries: [q3, q1] } });
+    const x = await t.gql('mutation($input: SaveAnalysisInput!) { saveAnalysis(input: $input) { analysis { id } } }', {
+      input: { title: 'batch x', queries: [q1, q2] },
+    });
+    const y = await t.gql('mutation($input: SaveAnalysisInput!) { saveAnalysis(input: $input) { analysis { id } } }', {
+      input: { title: 'batch y', queries: [q3, q1] },
+    });
     const batches = await t.metric('chess_paths_loader_batch_size_count');
     const solves = await t.metric('chess_paths_engine_solves_total');
     const { body } = await t.gql(

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../../src/engine/index.js';
 import type { EngineApi } from '../../../src/graphql/engine-api.js';
-import { checkWellFormedXml, SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from '../../support/test-server.js';
+import {
+  checkWellFormedXml,
+  SEED_DIAGRAM,
+  SEED_QUERY,
+  startTestServer,
+  type TestServer,
+} from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -114,7 +120,11 @@ describe('the seed example', () => {
     await t.server.settle(); // the cache write happens after the response
     const hitsBefore = await t.metric('chess_paths_cache_hits_total');
     const second = await t.gql(query);
-    expect(second.body.data.shortestPaths).toMatchObject({ distance: 1, cached: true, key: first.body.data.shortestPaths.key });
+    expect(second.body.data.shortestPaths).toMatchObject({
+      distance: 1,
+      cached: true,
+      key: first.body.data.shortestPaths.key,
+    });
     expect(await t.metric('chess_paths_cache_hits_total')).toBe(hitsBefore + 1);
     // From then on the restored result is kept in memory, ready to serve.
     const memoBefore = await t.metric('chess_paths_memo_hits_total');
@@ -190,7 +200,9 @@ describe('batching through the per-request DataLoader', () => {
       from: [squares[i % 64]],
       to: [squares[(i * 7 + 3) % 64]],
     }));
-    const { body } = await t.gql(`query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }`, { q: queries });
+    const { body } = await t.gql(`query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }`, {
+      q: queries,
+    });
     expect(body.errors).toBeUndefined();
     expect(body.data.shortestPathsBatch).toHaveLength(500);
   });

@@ -12,21 +12,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   InputError,
-  packLayers,
-  prepareQuery,
-  solve,
   type PackedLayers,
   type PathConnection,
   type PathQuery,
   type PathResult,
+  packLayers,
+  prepareQuery,
+  solve,
 } from '../../../src/engine/index.js';
 import { EngineBudget, EngineBudgetError } from '../../../src/graphql/engine-budget.js';
 import { renderAscii, renderSvg } from '../../../src/graphql/overlay.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';
 import { EnginePool, OverloadedError } from '../../../src/graphql/work/pool.js';
+import {
+  type FieldItem,
+  type LazyField,
+  type PageWire,
+  pageFromWire,
+  type Task,
+  type TaskAnswer,
+  wireOf,
+} from '../../../src/graphql/work/tasks.js';
 import { mazeQuery as maze } from '../../support/maze.js';
-import { pageFromWire, wireOf, type FieldItem, type LazyField, type PageWire, type Task, type TaskAnswer } from '../../../src/graphql/work/tasks.js';
 
 const wire = (q: PathQuery) => wireOf(prepareQuery(q));
 const mazeQuery = (i: number, side: 32 | 64 = 64) => maze(i, side) as PathQuery;
@@ -68,12 +76,18 @@ afterAll(async () => {
 });
 
 describe('solving on the pool', () => {
-  it('gives the main thread\'s layers, heavy items in tasks of at most TASK_WEIGHT, light items inline', async () => {
+  it("gives the main thread's layers, heavy items in tasks of at most TASK_WEIGHT, light items inline", async () => {
     sent = [];
     const queries: PathQuery[] = [
       ...Array.from({ length: 12 }, (_, i) => mazeQuery(i * 7)),
       ...Array.from({ length: 4 }, (_, i) => mazeQuery(i * 3, 32)),
-      { piece: 'QUEEN', board: { files: 48, ranks: 40 }, from: ['a1', 'c7'], to: ['av40', 'b39'], blocked: ['b2', 'c3', 'a2', 'ab20'] },
+      {
+        piece: 'QUEEN',
+        board: { files: 48, ranks: 40 },
+        from: ['a1', 'c7'],
+        to: ['av40', 'b39'],
+        blocked: ['b2', 'c3', 'a2', 'ab20'],
+      },
       { piece: 'KNIGHT', board: { files: 60, ranks: 61 }, from: ['a1'], to: ['b1', 'bh61'] },
       // Unreachable on a large board: no layers.
       { piece: 'WHITE_PAWN', board: { files: 50, ranks: 50 }, from: ['c10'], to: ['c9'] },
@@ -91,8 +105,12 @@ describe('solving on the pool', () => {
     expect((values[queries.length - 3] as PackedLayers).starts.length).toBe(0);
 
     // What went to the pool: every item over INLINE_WEIGHT, once, in tasks within TASK_WEIGHT.
-    const pooledKeys = sent.flatMap((task) => (task.items as ReturnType<typeof wire>[]).map((w) => `${w.files}x${w.ranks}`));
-    const heavyKeys = queries.filter((q) => squaresOf(q) > INLINE_WEIGHT).map((q) => `${q.board!.files}x${q.board!.ranks}`);
+    const pooledKeys = sent.flatMap((task) =>
+      (task.items as ReturnType<typeof wire>[]).map((w) => `${w.files}x${w.ranks}`),
+    );
+    const heavyKeys = queries
+      .filter((q) => squaresOf(q) > INLINE_WEIGHT)
+      .map((q) => `${q.board!.files}x${q.board!.ranks}`);
     expect(pooledKeys.sort()).toEqual(heavyKeys.sort());
     for (const task of sent) {
       expect(task.kind).toBe('solve');
@@ -105,7 +123,11 @@ describe('solving on the pool', () => {
   it('reports a bad item as an Error in its place, the others answered', async () => {
     const good = mazeQuery(3);
     const bad = { ...wire(good), piece: 'DRAGON' } as unknown as ReturnType<typeof wire>;
-    const values = await new WorkDispatcher(pool, new EngineBudget(0)).run('solve', [wire(good), bad, wire(good)], [4096, 4096, 4096]);
+    const values = await new WorkDispatcher(pool, new EngineBudget(0)).run(
+      'solve',
+      [wire(good), bad, wire(good)],
+      [4096, 4096, 4096],
+    );
     expect(plain(values[0] as PackedLayers)).toEqual(plain(packLayers(solve(good))));
     expect(values[1]).toBeInstanceOf(Error);
     expect(values[1]).not.toBeInstanceOf(EngineBudgetError);
@@ -125,16 +147,24 @@ describe('the budget stops the work', () => {
     sent = [];
     const budget = new EngineBudget(5);
     const runStarted = performance.now();
-    const values = await new WorkDispatcher(spy, budget).run('solve', items, items.map(() => 4096));
+    const values = await new WorkDispatcher(spy, budget).run(
+      'solve',
+      items,
+      items.map(() => 4096),
+    );
     const runMs = performance.now() - runStarted;
     const done = values.filter((v) => !(v instanceof Error));
     const cut = values.filter((v) => v instanceof EngineBudgetError);
-    console.log(`budget 5 ms: ${done.length}/48 solved, ${budget.spentMs.toFixed(1)} ms spent, run ${runMs.toFixed(0)} ms, all on the main thread ${allMs.toFixed(0)} ms, ${sent.length} task(s) sent`);
+    console.log(
+      `budget 5 ms: ${done.length}/48 solved, ${budget.spentMs.toFixed(1)} ms spent, run ${runMs.toFixed(0)} ms, all on the main thread ${allMs.toFixed(0)} ms, ${sent.length} task(s) sent`,
+    );
     expect(done.length).toBeGreaterThan(0);
     expect(done.length + cut.length).toBe(48);
     expect(done.length).toBeLessThan(24);
     // Done items first (one lane, in order), each correct.
-    values.slice(0, done.length).forEach((v, i) => expect(plain(v as PackedLayers)).toEqual(plain(packLayers(solve(queries[i])))));
+    values.slice(0, done.length).forEach((v, i) => {
+      expect(plain(v as PackedLayers)).toEqual(plain(packLayers(solve(queries[i]))));
+    });
     // Stopped within about one item past the budget, far below the whole batch.
     expect(budget.spentMs).toBeGreaterThanOrEqual(5);
     expect(budget.spentMs).toBeLessThan(Math.max(20, allMs / 4));
@@ -152,7 +182,11 @@ describe('the budget stops the work', () => {
     sent = [];
     const budget = new EngineBudget(6);
     // Weights just over INLINE_WEIGHT: all 30 items fit one task.
-    const values = await new WorkDispatcher(spy, budget).run('solve', queries.map(wire), queries.map(() => INLINE_WEIGHT + 1));
+    const values = await new WorkDispatcher(spy, budget).run(
+      'solve',
+      queries.map(wire),
+      queries.map(() => INLINE_WEIGHT + 1),
+    );
     expect(sent).toHaveLength(1);
     expect(sent[0].items).toHaveLength(30);
     const done = values.findIndex((v) => v instanceof Error);
@@ -160,7 +194,9 @@ describe('the budget stops the work', () => {
     expect(done).toBeGreaterThan(0);
     expect(done).toBeLessThan(15);
     for (const v of values.slice(done)) expect(v).toBeInstanceOf(EngineBudgetError);
-    values.slice(0, done).forEach((v, i) => expect(plain(v as PackedLayers)).toEqual(plain(packLayers(solve(queries[i])))));
+    values.slice(0, done).forEach((v, i) => {
+      expect(plain(v as PackedLayers)).toEqual(plain(packLayers(solve(queries[i]))));
+    });
     expect(budget.spentMs).toBeLessThan(30);
     expect(await idleLatency()).toBeLessThan(100);
   });
@@ -169,7 +205,11 @@ describe('the budget stops the work', () => {
     const budget = new EngineBudget(1);
     budget.charge(2);
     sent = [];
-    const values = await new WorkDispatcher(spy, budget).run('solve', [wire(mazeQuery(1)), wire({ piece: 'KING', from: ['a1'], to: ['h8'] })], [4096, 64]);
+    const values = await new WorkDispatcher(spy, budget).run(
+      'solve',
+      [wire(mazeQuery(1)), wire({ piece: 'KING', from: ['a1'], to: ['h8'] })],
+      [4096, 64],
+    );
     expect(sent).toHaveLength(0);
     expect(values[0]).toBeInstanceOf(EngineBudgetError);
     expect(values[1]).toBeInstanceOf(EngineBudgetError);
@@ -187,10 +227,12 @@ describe('the budget stops the work', () => {
     // Two requests whose tasks wait behind it; one cancelled with a reason, one with none.
     const gone = new EngineBudget(0);
     const overrun = new EngineBudget(50);
-    const a = new WorkDispatcher(pool, gone).run('solve', [wire(mazeQuery(1)), wire(mazeQuery(2))], [4096, 4096]).then((v) => {
-      order.push('a');
-      return v;
-    });
+    const a = new WorkDispatcher(pool, gone)
+      .run('solve', [wire(mazeQuery(1)), wire(mazeQuery(2))], [4096, 4096])
+      .then((v) => {
+        order.push('a');
+        return v;
+      });
     const b = new WorkDispatcher(pool, overrun).run('solve', [wire(mazeQuery(3))], [4096]).then((v) => {
       order.push('b');
       return v;
@@ -221,7 +263,11 @@ describe('the budget stops the work', () => {
   it('cancelling while a task runs stops it between items and keeps the worker', async () => {
     const queries = Array.from({ length: 40 }, (_, i) => mazeQuery(i + 300));
     const budget = new EngineBudget(0);
-    const running = new WorkDispatcher(pool, budget).run('solve', queries.map(wire), queries.map(() => INLINE_WEIGHT + 1));
+    const running = new WorkDispatcher(pool, budget).run(
+      'solve',
+      queries.map(wire),
+      queries.map(() => INLINE_WEIGHT + 1),
+    );
     await sleep(20);
     expect(pool.queued).toBe(0); // the task is running, not queued
     budget.cancel(new Error('the client went away'));
@@ -242,11 +288,17 @@ describe('a full queue', () => {
     await expect(pool.run({ kind: 'solve', items: [wire(mazeQuery(9))] })).rejects.toBeInstanceOf(OverloadedError);
 
     const budget = new EngineBudget(0);
-    const values = await new WorkDispatcher(pool, budget).run('solve', [wire(mazeQuery(5)), wire({ piece: 'KING', from: ['e4'], to: ['h8'] })], [4096, 64]);
+    const values = await new WorkDispatcher(pool, budget).run(
+      'solve',
+      [wire(mazeQuery(5)), wire({ piece: 'KING', from: ['e4'], to: ['h8'] })],
+      [4096, 64],
+    );
     expect(values[0]).toBeInstanceOf(OverloadedError);
     expect((values[0] as OverloadedError).retryAfterSeconds).toBeGreaterThan(0);
     // The light item was answered here all the same.
-    expect(plain(values[1] as PackedLayers)).toEqual(plain(packLayers(solve({ piece: 'KING', from: ['e4'], to: ['h8'] }))));
+    expect(plain(values[1] as PackedLayers)).toEqual(
+      plain(packLayers(solve({ piece: 'KING', from: ['e4'], to: ['h8'] }))),
+    );
     expect(budget.cancelled).toBeDefined();
     expect(budget.cancelled).toBe(values[0]);
 
@@ -289,11 +341,17 @@ describe('lazy fields on the pool', () => {
     }
   }
 
-  it('equal the main thread\'s (pathCount, path, paths pages with cursors, distances, ascii, svg, layer bitboards)', async () => {
+  it("equal the main thread's (pathCount, path, paths pages with cursors, distances, ascii, svg, layer bitboards)", async () => {
     const queries: PathQuery[] = [
       mazeQuery(11),
       mazeQuery(57),
-      { piece: 'QUEEN', board: { files: 40, ranks: 40 }, from: ['a1', 'c7'], to: ['an40', 'b39'], blocked: ['b2', 'c3', 'a2'] },
+      {
+        piece: 'QUEEN',
+        board: { files: 40, ranks: 40 },
+        from: ['a1', 'c7'],
+        to: ['an40', 'b39'],
+        blocked: ['b2', 'c3', 'a2'],
+      },
       { piece: 'KNIGHT', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['bl64', 'a64'] },
       { piece: 'BLACK_PAWN', board: { files: 40, ranks: 40 }, from: ['c1'], to: ['c40'] },
     ];
@@ -302,7 +360,13 @@ describe('lazy fields on the pool', () => {
     const items: FieldItem[] = [];
     const owners: PathResult[] = [];
     const add = (r: PathResult, field: LazyField, first?: number | null, after?: string | null) => {
-      items.push({ problem: wireOf(prepareQuery(queries[results.indexOf(r as (typeof results)[number])])), layers: packLayers(r), field, first, after });
+      items.push({
+        problem: wireOf(prepareQuery(queries[results.indexOf(r as (typeof results)[number])])),
+        layers: packLayers(r),
+        field,
+        first,
+        after,
+      });
       owners.push(r);
     };
     for (const r of results) {
@@ -326,7 +390,8 @@ describe('lazy fields on the pool', () => {
       const label = `${owners[i].piece} ${owners[i].board.files}x${owners[i].board.ranks} ${item.field} ${item.first ?? ''} ${item.after ?? ''}`;
       expect(values[i], label).not.toBeInstanceOf(Error);
       // A page crosses as square indices; formatted, it is the main thread's page.
-      const value = item.field === 'paths' ? plainPage(pageFromWire(values[i] as PageWire, owners[i].board)) : values[i];
+      const value =
+        item.field === 'paths' ? plainPage(pageFromWire(values[i] as PageWire, owners[i].board)) : values[i];
       const expected = mainThread(owners[i], item);
       expect(value, label).toEqual(item.field === 'paths' ? plainPage(expected as PathConnection) : expected);
     });
@@ -334,7 +399,9 @@ describe('lazy fields on the pool', () => {
     const maze = results[0];
     const ten = maze.paths({ first: 12 });
     const pageIndex = items.findIndex((it, i) => owners[i] === maze && it.field === 'paths' && it.first === 7);
-    expect(pageFromWire(values[pageIndex] as PageWire, maze.board).edges.map((e) => e.node.squares)).toEqual(ten.edges.slice(5, 12).map((e) => e.node.squares));
+    expect(pageFromWire(values[pageIndex] as PageWire, maze.board).edges.map((e) => e.node.squares)).toEqual(
+      ten.edges.slice(5, 12).map((e) => e.node.squares),
+    );
     // The unreachable result: empty answers.
     const unreachable = results[4];
     expect(unreachable.reachable).toBe(false);
@@ -352,7 +419,15 @@ describe('lazy fields on the pool', () => {
     expect(expected).toBeInstanceOf(InputError);
     const [value] = await new WorkDispatcher(pool, new EngineBudget(0)).run(
       'field',
-      [{ problem: wireOf(prepareQuery(mazeQuery(20))), layers: packLayers(r), field: 'paths', first: 3, after: 'not-a-cursor' }],
+      [
+        {
+          problem: wireOf(prepareQuery(mazeQuery(20))),
+          layers: packLayers(r),
+          field: 'paths',
+          first: 3,
+          after: 'not-a-cursor',
+        },
+      ],
       [INLINE_WEIGHT + 1],
     );
     expect(value).toBeInstanceOf(InputError);

@@ -5,12 +5,13 @@
  * wrapped and must never be called), and read back from the persistent cache (decoded and checked)
  * once the cache writer has stored it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../../src/engine/index.js';
 import type { EngineApi, Prepared } from '../../../src/graphql/engine-api.js';
 import { caseArbitrary, type GeneratedCase } from '../../support/engine-harness.js';
-import { referenceSolve, referenceSquareName, type ReferenceAnswer } from '../../support/reference-bfs.js';
+import { type ReferenceAnswer, referenceSolve, referenceSquareName } from '../../support/reference-bfs.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 const FIELDS = 'key distance reachable cached layers { squares }';
@@ -91,16 +92,20 @@ describe('answers solved on the worker pool equal the reference BFS', () => {
         const few = cases.slice(0, 4);
         const counts = await t.gql(COUNTS, { q: few.map((c) => c.query) });
         expect(counts.body.errors).toBeUndefined();
-        counts.body.data.shortestPathsBatch.forEach((a: { distance: number | null; pathCount: string; cached: boolean }, i: number) => {
-          expect(a.cached).toBe(true);
-          expect(a.distance).toBe(refs[i].distance);
-          expect(BigInt(a.pathCount), `pathCount ${i}`).toBe(refs[i].pathCount);
-          if (refs[i].reachable) counted++;
-        });
+        counts.body.data.shortestPathsBatch.forEach(
+          (a: { distance: number | null; pathCount: string; cached: boolean }, i: number) => {
+            expect(a.cached).toBe(true);
+            expect(a.distance).toBe(refs[i].distance);
+            expect(BigInt(a.pathCount), `pathCount ${i}`).toBe(refs[i].pathCount);
+            if (refs[i].reachable) counted++;
+          },
+        );
       }),
       { numRuns: 5 },
     );
-    console.log(`${questions} questions on boards 33..64 per side, ${reachable} reachable, ${counted} reachable path counts compared`);
+    console.log(
+      `${questions} questions on boards 33..64 per side, ${reachable} reachable, ${counted} reachable path counts compared`,
+    );
     expect(questions).toBeGreaterThanOrEqual(40);
     expect(reachable).toBeGreaterThan(questions * 0.25);
     expect(counted).toBeGreaterThan(3);
@@ -112,23 +117,35 @@ describe('answers solved on the worker pool equal the reference BFS', () => {
   it('a long maze (distance ~2,000 on 64 x 64) fresh and from the cache', async () => {
     const side = 64;
     const passable: boolean[] = [];
-    for (let r = 0; r < side; r++) for (let f = 0; f < side; f++) passable.push(r % 2 === 0 || f === ((r >> 1) % 2 === 0 ? side - 1 : 0));
+    for (let r = 0; r < side; r++)
+      for (let f = 0; f < side; f++) passable.push(r % 2 === 0 || f === ((r >> 1) % 2 === 0 ? side - 1 : 0));
     const board = { files: side, ranks: side };
     const end = 62 * side + side - 1;
     let mask = 0n;
     passable.forEach((on, i) => {
       if (on) mask |= 1n << BigInt(i);
     });
-    const query = { piece: 'KING', board, from: ['a1'], to: [referenceSquareName(end, board)], mask: `0x${mask.toString(16).padStart(1024, '0')}` };
+    const query = {
+      piece: 'KING',
+      board,
+      from: ['a1'],
+      to: [referenceSquareName(end, board)],
+      mask: `0x${mask.toString(16).padStart(1024, '0')}`,
+    };
     const ref = referenceSolve({ piece: 'KING', files: side, ranks: side, passable, sources: [0], targets: [end] });
     expect(ref.distance).toBeGreaterThan(1900);
-    const c = { query, problem: { piece: 'KING', files: side, ranks: side, passable, sources: [0], targets: [end] } } as unknown as GeneratedCase;
+    const c = {
+      query,
+      problem: { piece: 'KING', files: side, ranks: side, passable, sources: [0], targets: [end] },
+    } as unknown as GeneratedCase;
     const fresh = await t.gql(BATCH, { q: [query] });
     expect(fresh.body.errors).toBeUndefined();
     expect(fresh.body.data.shortestPathsBatch[0].cached).toBe(false);
     expectMatches(fresh.body.data.shortestPathsBatch[0], c, ref, 'fresh maze');
     await t.server.settle();
-    const again = await t.gql(`query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { ${FIELDS} pathCount } }`, { q: [query] });
+    const again = await t.gql(`query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { ${FIELDS} pathCount } }`, {
+      q: [query],
+    });
     expect(again.body.errors).toBeUndefined();
     expect(again.body.data.shortestPathsBatch[0].cached).toBe(true);
     expectMatches(again.body.data.shortestPathsBatch[0], c, ref, 'cached maze');
