@@ -1,10 +1,10 @@
 /**
  * Per-request GraphQL context: the long-lived services plus what belongs to one request: its
- * engine budget (`budget.ts`), shared by every piece of its engine work wherever it runs; its
+ * engine budget (`engine-budget.ts`), shared by every piece of its engine work wherever it runs; its
  * work dispatcher (main thread or worker pool, `work/dispatch.ts`); one result loader, so that
  * every path question of the request (aliases, batch lists, Position.paths, Analysis.results)
  * shares one DataLoader and identical questions are solved once; one loader of lazy fields for
- * the pool; its account of answer bytes (`output.ts`); the results it solved, handed to the cache
+ * the pool; its account of answer bytes (`response-budget.ts`); the results it solved, handed to the cache
  * writer once the response is out (`persistFresh`); the client's address for the mutation rate
  * limit; and whether its response may be replayed from the response cache.
  */

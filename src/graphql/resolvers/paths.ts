@@ -6,7 +6,7 @@
  * path list); their resolvers here run the getter through the request's engine budget, so
  * computing them is timed, counted against ENGINE_BUDGET_MS, and paced in time slices. Fields
  * that can be large (pictures, square sets, paths, cursors, distance maps, masks) charge their
- * size to the request's output account (MAX_RESPONSE_BYTES, `output.ts`). Results come from the
+ * size to the request's output account (MAX_RESPONSE_BYTES, `response-budget.ts`). Results come from the
  * memo of hot results when they are there (synchronously), else from the request's loader.
  */
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
