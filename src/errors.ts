@@ -6,7 +6,7 @@
  * text. The engine stays pure and has no codes: its `InputError` is bad user input by definition.
  */
 
-/** The codes of `extensions.code`, Apollo's own included. */
+/** The codes of `extensions.code` the service sets or relies on (Apollo may add a few of its own, such as OPERATION_RESOLUTION_FAILURE). */
 export enum ErrorCode {
   /** An argument or variable the service cannot accept (a bad square, a board over the limit). */
   BadUserInput = 'BAD_USER_INPUT',
