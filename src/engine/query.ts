@@ -9,7 +9,7 @@ import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
 import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
-import { parseSquare } from './squares.js';
+import { parseSquare, squareIndexOrMinus1 } from './squares.js';
 import { type Board, type CanonicalProblem, type PathQuery, PIECES, type Piece } from './types.js';
 
 /** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
@@ -94,7 +94,10 @@ function setSquares(
 ): void {
   if (!Array.isArray(list)) throw new InputError([field], list, 'is not a list of squares');
   for (let i = 0; i < list.length; i++) {
-    const index = parseSquare(list[i], board, [field, i]);
+    const name = list[i];
+    // The fast path allocates nothing; a bad name goes through parseSquare for its error.
+    let index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
+    if (index < 0) index = parseSquare(name, board, [field, i]);
     data[offset + (index >>> 5)] |= 1 << (index & 31);
   }
 }
