@@ -27,18 +27,21 @@ export function previewValue(value: unknown, maxLength = 80): string {
 export class InputError extends Error {
   override readonly name = 'InputError';
   constructor(
-    /** Where the value came from. */
-    readonly path: InputPath,
+    /**
+     * Where the value came from. Not named `path`: graphql-js takes any error with an array
+     * `path` for one it has already located, and would report it without its field's path.
+     */
+    readonly argument: InputPath,
     /** The offending value as given. */
     readonly value: unknown,
     /** What is wrong with it, e.g. `is not a square on an 8 x 8 board`. */
     readonly reason: string,
   ) {
-    super(`${formatInputPath(path)}: ${previewValue(value)} ${reason}`);
+    super(`${formatInputPath(argument)}: ${previewValue(value)} ${reason}`);
   }
 
   /** The same error placed under an outer path, e.g. `query` or `queries[3]`. */
   under(...prefix: (string | number)[]): InputError {
-    return new InputError([...prefix, ...this.path], this.value, this.reason);
+    return new InputError([...prefix, ...this.argument], this.value, this.reason);
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Paths of a piece standing in a position: its role and colour come from the FEN, the other
  * pieces block (pieces on the target squares can be captured), and with `avoidAttacked` every
- * square the other colour attacks is impassable too: the king routes of the blocked pawn
+ * square the other colour attacks is impassable too, except `from` itself (the piece already
+ * stands there, so a king in check still gets its escape routes): the king routes of the blocked pawn
  * endgames Westcott's routine was written for. The result is an ordinary `PathQuery` (FEN plus
  * mask), so it shares cache keys with any equivalent query.
  */
@@ -70,6 +71,8 @@ export function positionQuery(
   const query: PathQuery = { piece: pieceOf(mover.role, mover.color), from: [from], to, board, fen: position.fen };
   if (avoidAttacked) {
     const attacked = attackedSquares(position, mover.color === 'WHITE' ? 'BLACK' : 'WHITE', index);
+    // The piece already stands on `from`: attacked or not, it starts there (a king in check escapes).
+    attacked[index >>> 5] &= ~(1 << (index & 31));
     const n = board.files * board.ranks;
     for (let i = 0; i < n; i++) attacked[i >>> 5] ^= 1 << (i & 31);
     query.mask = formatBitboard(attacked, board);

@@ -37,8 +37,16 @@ export function squareIndexOrMinus1(name: string, files: number, ranks: number):
 /** Index of a square name; throws `InputError` naming the value and the board. */
 export function parseSquare(name: string, board: Board, path: InputPath = ['square']): number {
   const index = typeof name === 'string' ? squareIndexOrMinus1(name, board.files, board.ranks) : -1;
-  if (index < 0) throw new InputError(path, name, `is not a square on ${aBoard(board)}`);
+  if (index < 0) throw new InputError(path, name, squareProblem(name, board));
   return index;
+}
+
+/** Why a name is not a square: whitespace (`"e 4"`, `"e4 "`) is named, as the eye misses it. */
+function squareProblem(name: unknown, board: Board): string {
+  if (typeof name === 'string' && /\s/.test(name)) {
+    return `is not a square name: it contains whitespace (write a square as file letters then rank, e.g. "e4")`;
+  }
+  return `is not a square on ${aBoard(board)}`;
 }
 
 /** Letters of a 0-based file: 0 -> a, 25 -> z, 26 -> aa. */

@@ -118,7 +118,7 @@ function format(formatted: GraphQLFormattedError, error: unknown): GraphQLFormat
     return {
       message: input.message,
       ...keep,
-      extensions: { code: ErrorCode.BadUserInput, argument: formatInputPath(input.path) },
+      extensions: { code: ErrorCode.BadUserInput, argument: formatInputPath(input.argument) },
     };
   }
   if (isBadLiteral(error, formatted)) {

@@ -15,8 +15,8 @@ export class LimitError extends ServiceError {
   override readonly name = 'LimitError';
   readonly code = ErrorCode.BadUserInput;
   constructor(
-    /** Where the value came from, e.g. `['queries']`. */
-    readonly path: InputPath,
+    /** Where the value came from, e.g. `['queries']` (not `path`: see `InputError`). */
+    readonly argument: InputPath,
     /** Which limit, e.g. `maxBatchSize`. */
     readonly limit: keyof Limits,
     /** The configured maximum. */
@@ -26,7 +26,7 @@ export class LimitError extends ServiceError {
     /** The maximum as text, when it needs a unit. */
     maxText: string = String(max),
   ) {
-    super(`${formatInputPath(path)}: ${actual} is over the limit of ${maxText} (${LIMIT_VARIABLES[limit]})`);
+    super(`${formatInputPath(argument)}: ${actual} is over the limit of ${maxText} (${LIMIT_VARIABLES[limit]})`);
   }
 
   /** The environment variable that sets the limit. */
@@ -35,7 +35,7 @@ export class LimitError extends ServiceError {
   }
 
   override extensions(): Record<string, unknown> {
-    return { argument: formatInputPath(this.path), limit: this.variable, max: this.max };
+    return { argument: formatInputPath(this.argument), limit: this.variable, max: this.max };
   }
 }
 

@@ -8,6 +8,7 @@ import { InputError, type InputPath } from '../engine/errors.js';
 import type { PathQuery, PathResult } from '../engine/types.js';
 import { type Context, resolveResult } from './context.js';
 import type { Prepared } from './engine-api.js';
+import { isRequestError } from './errors.js';
 import { checkQuery } from './limits.js';
 import { nextTurn } from './turns.js';
 
@@ -31,26 +32,36 @@ export function prepareQuestion(ctx: Context, query: PathQuery, path: InputPath,
 /** Queries prepared between two looks at the clock. */
 const PREPARE_GROUP = 16;
 
+/** A prepared question, or why the question at that place cannot be asked. */
+export type PreparedOrError = Prepared | Error;
+
 /**
  * Prepares every query (limits, validation, canonical form, the SHA-256 key), in time slices
  * charged to the request's budget: synchronously when it fits in the current slice, else across
- * pauses of the event loop (a list of hundreds of large boards takes tens of milliseconds).
+ * pauses of the event loop (a list of hundreds of large boards takes tens of milliseconds). A bad
+ * query does not stop the others: its place holds its error (named under `path` and its index),
+ * so a batch can answer every good question and fail the bad ones alone.
  */
 export function prepareQuestions(
   ctx: Context,
   queries: readonly PathQuery[],
   path: InputPath,
   checkLimits = true,
-): Prepared[] | Promise<Prepared[]> {
-  const prepared: Prepared[] = [];
+): PreparedOrError[] | Promise<PreparedOrError[]> {
+  const prepared: PreparedOrError[] = [];
   const prepareNextSlice = (): void => {
     while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
       ctx.budget.run(() => {
         const end = Math.min(queries.length, prepared.length + PREPARE_GROUP);
         for (let i = prepared.length; i < end; i++) {
-          const p = prepareQuestion(ctx, queries[i], [...path, i], checkLimits);
-          void p.key; // hashed here, inside the timed slice
-          prepared.push(p);
+          try {
+            const p = prepareQuestion(ctx, queries[i], [...path, i], checkLimits);
+            void p.key; // hashed here, inside the timed slice
+            prepared.push(p);
+          } catch (err) {
+            if (!isRequestError(err)) throw err;
+            prepared.push(err as Error);
+          }
         }
       });
     }
@@ -66,8 +77,25 @@ export function prepareQuestions(
   })();
 }
 
+/** The first error among prepared questions, thrown: for lists that are taken whole or not at all (a save). */
+export function allPrepared(prepared: readonly PreparedOrError[]): Prepared[] {
+  const error = prepared.find((p) => p instanceof Error);
+  if (error) throw error;
+  return prepared as Prepared[];
+}
+
+type PathResultOrError = PathResult | Error;
+type ItemResults = PathResultOrError[] | Promise<PathResultOrError[]> | Promise<PathResultOrError>[];
 /**
- * Prepares every query first (so a bad one fails before any work), then resolves them all
+ * A list field's items as the resolver types know them. An item may in fact be an `Error`:
+ * graphql-js completes such an item as that item's field error (null at its index, the error's
+ * path ending in the index), so one bad item leaves the rest of the list answered; the generated
+ * resolver types have no way to say so.
+ */
+export type ListResults = (PathResult | Promise<PathResult>)[];
+
+/**
+ * Prepares every query first (so the good ones can be solved together), then resolves them
  * together: synchronously when every one is in the memo, else through the loader in one batch.
  * While a long list is prepared across pauses, the request's loader batch is held back
  * (`PreparationGate`), so its questions still join that one batch.
@@ -77,14 +105,14 @@ export function loadQuestions(
   queries: readonly PathQuery[],
   path: InputPath,
   checkLimits = true,
-): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] | Promise<PathResult[] | Promise<PathResult>[]> {
+): ListResults | Promise<ListResults> {
   const prepared = prepareQuestions(ctx, queries, path, checkLimits);
-  if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared);
+  if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared) as ListResults | Promise<ListResults>;
   ctx.preparing.enter();
   return prepared.then(
     (all) => {
       try {
-        return resolveAll(ctx, all); // loaded before the gate opens: they join the held batch
+        return resolveAll(ctx, all) as ListResults | Promise<ListResults>; // loaded before the gate opens: they join the held batch
       } finally {
         ctx.preparing.leave();
       }
@@ -110,14 +138,14 @@ const PACED_LIST_SQUARES = 64 * 1024;
  * completes every item it holds in one go (each item's fields, their resolvers, their lazy work),
  * so five hundred long results would otherwise be one long piece of work.
  */
-function resolveAll(
-  ctx: Context,
-  prepared: readonly Prepared[],
-): PathResult[] | Promise<PathResult[]> | Promise<PathResult>[] {
-  const results = prepared.map((p) => resolveResult(ctx, p));
-  if (!results.some((r) => r instanceof Promise)) return results as PathResult[];
-  const squares = prepared.reduce((sum, p) => sum + p.board.files * p.board.ranks, 0);
-  if (results.length <= ITEMS_PER_TURN || squares <= PACED_LIST_SQUARES) return Promise.all(results);
+function resolveAll(ctx: Context, prepared: readonly PreparedOrError[]): ItemResults {
+  const results = prepared.map((p) => (p instanceof Error ? p : resolveResult(ctx, p)));
+  if (!results.some((r) => r instanceof Promise)) return results as PathResultOrError[];
+  const squares = prepared.reduce((sum, p) => sum + (p instanceof Error ? 0 : p.board.files * p.board.ranks), 0);
+  if (results.length <= ITEMS_PER_TURN || squares <= PACED_LIST_SQUARES) {
+    // Each item settles alone: a failed one is its own error, not the list's.
+    return Promise.all(results.map((r) => (r instanceof Promise ? r.catch(asItemError) : r)));
+  }
   let turn: Promise<void> = Promise.all(results).then(
     () => undefined,
     () => undefined, // each item below carries its own failure
@@ -128,6 +156,11 @@ function resolveAll(
     turns.push(turn);
   }
   return results.map((r, i) => turns[Math.floor(i / ITEMS_PER_TURN)].then(() => r));
+}
+
+/** A failed item's reason as an `Error` (what graphql-js needs to fail the item alone). */
+function asItemError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new Error(String(reason));
 }
 
 /** A plain JSON copy of a query argument (graphql-js input objects may lack a prototype). */

@@ -214,12 +214,18 @@ export class PrismaAnalysisStore implements AnalysisStore {
     });
   }
 
+  /**
+   * Deletes an analysis; true once it is gone. An unknown id (never saved, or deleted already) is
+   * `NotFoundError`, as for `update`: a client retrying a delete learns the analysis is gone.
+   */
   async delete(id: string, editToken: string): Promise<boolean> {
     return this.#prisma.$transaction(async (tx) => {
       const row = await tx.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });
-      if (!row) return false;
+      if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
       if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
-      await tx.analysis.delete({ where: { id } });
+      // deleteMany: a delete that lost a race to another one finds nothing, which is not-found too.
+      const { count } = await tx.analysis.deleteMany({ where: { id } });
+      if (count === 0) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
       return true;
     });
   }

@@ -169,7 +169,9 @@ describe('edit tokens', () => {
     expect(
       (await t.gql(UPDATE, { id: doomed.id, t: doomed.token, i: { title: 'back' } })).body.errors?.[0].extensions?.code,
     ).toBe('NOT_FOUND');
-    expect((await t.gql(DELETE, { id: doomed.id, t: doomed.token })).body.data.deleteAnalysis).toBe(false);
+    expect((await t.gql(DELETE, { id: doomed.id, t: doomed.token })).body.errors?.[0].extensions?.code).toBe(
+      'NOT_FOUND',
+    );
   });
 
   it('forbidden attempts racing the owner’s update do not disturb it', async () => {

@@ -153,8 +153,8 @@ describe('analyses', () => {
     expect(await rowCount()).toBe(2);
     expect(await store.analyses.delete(a.analysis.id, a.editToken)).toBe(true);
     expect(await store.analyses.get(a.analysis.id)).toBeNull();
-    expect(await store.analyses.delete(a.analysis.id, a.editToken)).toBe(false);
-    expect(await store.analyses.delete('missing', 'whatever')).toBe(false);
+    await expect(store.analyses.delete(a.analysis.id, a.editToken)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(store.analyses.delete('missing', 'whatever')).rejects.toBeInstanceOf(NotFoundError);
     expect(await store.analyses.get(b.analysis.id)).toEqual(b.analysis);
   });
 
@@ -215,7 +215,7 @@ describe('analyses', () => {
     ]) {
       const error = await store.analyses.list({ first: 2, after: bad }).catch((e: unknown) => e);
       expect(error, bad).toBeInstanceOf(InputError);
-      expect((error as InputError).path).toEqual(['after']);
+      expect((error as InputError).argument).toEqual(['after']);
       expect((error as InputError).message).toMatch(/is not a valid cursor/);
     }
   });

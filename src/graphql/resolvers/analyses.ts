@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import { UnavailableError } from '../errors.js';
 import type { AnalysisResolvers, MutationResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
-import { loadQuestions, plainQuery, prepareQuestions, rethrowUnder } from '../questions.js';
+import { allPrepared, loadQuestions, plainQuery, prepareQuestions, rethrowUnder } from '../questions.js';
 import { servedOther } from '../replay.js';
 
 function requireStore(ctx: Context): Store {
@@ -39,11 +39,14 @@ function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: In
   }
 }
 
-/** The queries as stored and their result keys; prepared in time slices (`prepareQuestions`). */
+/**
+ * The queries as stored and their result keys; prepared in time slices (`prepareQuestions`). An
+ * analysis is saved whole or not at all: one bad query fails the save.
+ */
 async function storedQueries(ctx: Context, queries: readonly PathQuery[], path: InputPath) {
   checkBatch(queries.length, ctx.services.limits, path);
   const plain = queries.map(plainQuery);
-  const prepared = await prepareQuestions(ctx, plain, path);
+  const prepared = allPrepared(await prepareQuestions(ctx, plain, path));
   return { queries: plain, resultKeys: prepared.map((p) => p.key) };
 }
 

@@ -149,7 +149,9 @@ export function charge(budget: BudgetCell | undefined, micros: number): void {
 
 function itemError(err: unknown): ItemError {
   if (err instanceof InputError) {
-    return { error: { message: err.message, input: { path: [...err.path], value: err.value, reason: err.reason } } };
+    return {
+      error: { message: err.message, input: { path: [...err.argument], value: err.value, reason: err.reason } },
+    };
   }
   return { error: { message: err instanceof Error ? err.message : String(err) } };
 }

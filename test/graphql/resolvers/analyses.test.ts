@@ -134,7 +134,9 @@ describe('analyses', () => {
     const ok = await t.gql(DELETE, { id: doomed.analysis.id, token: doomed.editToken });
     expect(ok.body.data.deleteAnalysis).toBe(true);
     const again = await t.gql(DELETE, { id: doomed.analysis.id, token: doomed.editToken });
-    expect(again.body.data.deleteAnalysis).toBe(false);
+    // Gone: the same rule as updateAnalysis on an unknown id.
+    expect(again.body.data).toBeNull();
+    expect(again.body.errors?.[0]).toMatchObject({ path: ['deleteAnalysis'], extensions: { code: 'NOT_FOUND' } });
     const gone = await t.gql('query($id: ID!) { analysis(id: $id) { id } }', { id: doomed.analysis.id });
     expect(gone.body.data.analysis).toBeNull();
   });

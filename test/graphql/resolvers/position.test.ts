@@ -71,7 +71,8 @@ describe('position', () => {
         attackedTarget: paths(from: "a1", to: ["a2"], avoidAttacked: true) { reachable targets { count } }
       }
       check: position(fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1") {
-        paths(from: "a1", to: ["a2"], avoidAttacked: true) { reachable sources { count } }
+        escape: paths(from: "a1", to: ["a2", "b2"], avoidAttacked: true) { distance sources { squares } targets { squares } }
+        alongTheCheck: paths(from: "a1", to: ["b1"], avoidAttacked: true) { reachable }
       }
     }`);
     expect(body.errors).toBeUndefined();
@@ -83,8 +84,14 @@ describe('position', () => {
     expect(BigInt(p.safe.mask) & 0xffffn).toBe(0b00000000_11111011n);
     expect(p.near.distance).toBe(1);
     expect(p.attackedTarget).toEqual({ reachable: false, targets: { count: 0 } });
-    // A king in check stands on an attacked square: its source is dropped.
-    expect(body.data.check.paths).toEqual({ reachable: false, sources: { count: 0 } });
+    // A king in check stands on an attacked square, yet starts there: it escapes to a2 or b2,
+    // never to b1, which the rook on c1 still attacks.
+    expect(body.data.check.escape).toEqual({
+      distance: 1,
+      sources: { squares: ['a1'] },
+      targets: { squares: ['a2', 'b2'] },
+    });
+    expect(body.data.check.alongTheCheck).toEqual({ reachable: false });
   });
 
   it('avoidAttacked in a blocked pawn ending: the king keeps off the square the black pawn guards', async () => {
