@@ -16,55 +16,10 @@
 
 import type { Row, Variable } from './config-kinds.js';
 import { boolean, ConfigError, fileUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
+import type { Config, Limits } from './config-types.js';
 
+export type { Config, Limits };
 export { ConfigError };
-
-/** Limits the service enforces on every request; each names its variable in error messages. */
-export interface Limits {
-  maxBoardSide: number;
-  maxBatchSize: number;
-  maxPageSize: number;
-  maxDepth: number;
-  maxAliases: number;
-  maxCost: number;
-  maxTokens: number;
-  maxDirectives: number;
-  maxBodyBytes: number;
-  maxTextLength: number;
-  engineBudgetMs: number;
-  maxResponseBytes: number;
-}
-
-/** Everything the server needs to start; each field's meaning is the `doc` of the row that sets it. */
-export interface Config {
-  port: number;
-  host: string;
-  databaseUrl: string;
-  cacheMaxBytes: number;
-  maxAnalysisBytes: number;
-  analysesMaxBytes: number;
-  /** 0: one fewer than the cores, at least one (resolved by the worker pool). */
-  workerThreads: number;
-  workQueue: number;
-  heavyRequests: number;
-  admissionQueue: number;
-  admissionTimeoutMs: number;
-  resultMemoSize: number;
-  responseCacheSize: number;
-  cacheWriteQueue: number;
-  databaseBusyTimeoutMs: number;
-  databaseRetryMs: number;
-  logLevel: string;
-  /** Derived: true when NODE_ENV is `production`. */
-  production: boolean;
-  playground: boolean;
-  introspection: boolean;
-  corsOrigins: string[];
-  shutdownTimeoutMs: number;
-  rateLimitMutations: number;
-  rateLimitWindowMs: number;
-  limits: Limits;
-}
 
 type LimitKey = `limits.${keyof Limits}`;
 /** A `Config` field a row may set (`production` is derived from NODE_ENV instead). */
@@ -87,8 +42,8 @@ export const VARIABLES = {
     HOST: sets({ key: 'host', kind: text, default: '0.0.0.0', doc: 'Address to listen on (0.0.0.0: all interfaces).' }),
     NODE_ENV: {
       kind: text,
-      default: 'development',
-      doc: '`production` hides internal error messages and stack traces from clients; any other value shows them.',
+      default: 'production',
+      doc: '`production` hides internal error messages and stack traces from clients; any other value (`npm run dev` sets `development`) shows them.',
     },
     CORS_ORIGINS: sets({
       key: 'corsOrigins',
@@ -161,6 +116,12 @@ export const VARIABLES = {
       default: 1000,
       doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error. 0 turns it off.',
     }),
+    PATH_CACHE_CONTROL: sets({
+      key: 'pathCacheControl',
+      kind: text,
+      default: 'public, max-age=31536000, immutable',
+      doc: 'Cache-Control of a GET answer made only of path questions, which never change; it also gets an ETag, and a request whose If-None-Match matches gets 304. Answers that touch analyses, mutations, POST answers and answers with errors are `no-store`. Empty: `no-store` for every answer.',
+    }),
     CACHE_WRITE_QUEUE: sets({
       key: 'cacheWriteQueue',
       kind: integer(1),
@@ -224,6 +185,12 @@ export const VARIABLES = {
       kind: integer(1),
       default: 500,
       doc: 'Most queries in shortestPathsBatch or in one analysis.',
+    }),
+    MAX_BATCH_OPERATIONS: sets({
+      key: 'limits.maxBatchOperations',
+      kind: integer(1),
+      default: 20,
+      doc: "Most operations in one batched HTTP request (a JSON array body, as Apollo Client's BatchHttpLink sends). The operations of a batch share one body (MAX_BODY_BYTES), one cost (MAX_COST), one engine budget (ENGINE_BUDGET_MS), one answer size (MAX_RESPONSE_BYTES) and the mutation rate limit. 1: no batching.",
     }),
     MAX_PAGE_SIZE: sets({
       key: 'limits.maxPageSize',

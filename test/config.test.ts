@@ -23,11 +23,12 @@ const EXPECTED_DEFAULTS: Config = {
   admissionTimeoutMs: 2000,
   resultMemoSize: 1000,
   responseCacheSize: 1000,
+  pathCacheControl: 'public, max-age=31536000, immutable',
   cacheWriteQueue: 10_000,
   databaseBusyTimeoutMs: 1000,
   databaseRetryMs: 5000,
   logLevel: 'info',
-  production: false,
+  production: true,
   playground: true,
   introspection: true,
   corsOrigins: [],
@@ -37,6 +38,7 @@ const EXPECTED_DEFAULTS: Config = {
   limits: {
     maxBoardSide: 64,
     maxBatchSize: 500,
+    maxBatchOperations: 20,
     maxPageSize: 1000,
     maxDepth: 10,
     maxAliases: 30,
@@ -61,11 +63,12 @@ describe('loadConfig', () => {
     expect(DEFAULTS.PORT).toBe(4000);
     expect(DEFAULTS.DATABASE_URL).toBe('file:./data/chess-paths.db');
     expect(DEFAULTS.MAX_RESPONSE_BYTES).toBe(16 * 1024 * 1024);
-    expect(DEFAULTS.NODE_ENV).toBe('development');
+    expect(DEFAULTS.NODE_ENV).toBe('production');
     expect(Object.keys(DEFAULTS)).toEqual(rows().map(([name]) => name));
     expect(LIMIT_VARIABLES).toEqual({
       maxBoardSide: 'MAX_BOARD_SIDE',
       maxBatchSize: 'MAX_BATCH_SIZE',
+      maxBatchOperations: 'MAX_BATCH_OPERATIONS',
       maxPageSize: 'MAX_PAGE_SIZE',
       maxDepth: 'MAX_DEPTH',
       maxAliases: 'MAX_ALIASES',
@@ -92,7 +95,7 @@ describe('loadConfig', () => {
       MAX_BOARD_SIDE: '256',
       CACHE_MAX_BYTES: '1_000_000',
       LOG_LEVEL: 'DEBUG',
-      NODE_ENV: 'production',
+      NODE_ENV: 'development',
       DATABASE_URL: 'file:/tmp/x.db',
       WORKER_THREADS: '0',
     });
@@ -101,12 +104,13 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       cacheMaxBytes: 1_000_000,
       logLevel: 'debug',
-      production: true,
+      production: false,
       databaseUrl: 'file:/tmp/x.db',
       workerThreads: 0,
       limits: { ...EXPECTED_DEFAULTS.limits, maxBoardSide: 256 },
     });
     expect(loadConfig({ NODE_ENV: 'staging' }).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production' }).production).toBe(true);
   });
 
   it('refuses a malformed whole number, naming the variable and the value', () => {

@@ -274,7 +274,7 @@ describe('configuration', () => {
       databaseUrl: 'file:./data/chess-paths.db',
       playground: true,
       introspection: true,
-      production: false,
+      production: true,
       limits: { maxBoardSide: 64, maxBatchSize: 500, maxPageSize: 1000 },
     });
   });

@@ -2,27 +2,28 @@
  * The Apollo Server 5 instance and the order of its plugins, which is the order in which a
  * request is checked: the shape of the operation (depth, aliases, directives, tokens), the
  * mutation rate limit, the operation's cost with its variables and, for heavy operations, a place
- * at admission; then execution, and a last word on whether the response may be replayed.
+ * at admission; then execution, the answer's Cache-Control from its cache policy, and a last
+ * word on whether the response may be replayed. A batched HTTP request (a JSON array body) runs
+ * its operations under one context, so they share one cost limit, engine budget and answer size.
  * Parsed and validated documents are kept by Apollo's default document store, so a repeated
  * query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
  * no Subscription type, and graphql-js would fail one as an internal error.
  */
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginLandingPageDisabled,
-} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Admission } from './admission.js';
-import type { Context } from './context.js';
+import { type Context, endRequest } from './context.js';
 import { HEAVY_WORK } from './cost.js';
 import { costPlugin } from './cost-plugin.js';
 import { createFormatError, refusal } from './errors.js';
+import { httpCachePlugin } from './http-cache.js';
 import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
 import { RateLimiter, rateLimitPlugin } from './rate-limit.js';
@@ -52,21 +53,30 @@ export function createApollo(options: {
       httpServer,
       stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6),
     }),
-    // No @cacheControl hints here: skip the per-field cache-control bookkeeping.
-    ApolloServerPluginCacheControlDisabled(),
+    // Each operation's cache policy, from the schema's @cacheControl hints; httpCachePlugin sets the header.
+    ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: false }),
+    httpCachePlugin<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
-    // After the rate limit: a refused mutation never takes a place at admission.
-    costPlugin<Context>(limits, async ({ contextValue }, { work }) => {
-      if (work <= HEAVY_WORK) return;
-      try {
-        contextValue.release = await admission.acquire();
-      } catch (err) {
-        if (!(err instanceof OverloadedError)) throw err;
-        throw refusal(err, 503, err.retryAfterSeconds);
-      }
-    }),
+    // After the rate limit: a refused mutation never takes a place at admission. The cost and
+    // the place belong to the HTTP request: the operations of a batch add up and share one place.
+    costPlugin<Context>(
+      limits,
+      async ({ contextValue }, { work }) => {
+        const { request, budget } = contextValue;
+        if (work <= HEAVY_WORK || request.release) return;
+        try {
+          request.release = await admission.acquire();
+        } catch (err) {
+          if (!(err instanceof OverloadedError)) throw err;
+          throw refusal(err, 503, err.retryAfterSeconds);
+        }
+        // The client left while the request waited: the place goes back at once.
+        if (budget.cancelled) endRequest(contextValue);
+      },
+      (contextValue) => contextValue.request,
+    ),
     {
       async requestDidStart() {
         return {
@@ -75,7 +85,6 @@ export function createApollo(options: {
             throw refusal(new UnsupportedOperationError(), 400);
           },
           async willSendResponse({ contextValue, operation, response }) {
-            contextValue.release?.();
             const body = response.body;
             if (body.kind === 'single' && body.singleResult.data && contextValue.output.bytes > PACE_BYTES) {
               markLarge(body.singleResult.data);
@@ -100,8 +109,13 @@ export function createApollo(options: {
     parseOptions: { maxTokens: limits.maxTokens },
     // Compact JSON (Apollo's default pretty-prints), written in slices when the answer is large.
     stringifyResult,
-    csrfPrevention: true,
-    allowBatchedHttpRequests: false,
+    // GET is for queries only (Apollo refuses mutations over GET), the API sets no cookies and
+    // reads no ambient credentials, so a cross-site GET can do nothing a direct one cannot; POST
+    // still needs a JSON or GraphQL content type, which a cross-site form cannot send without a
+    // CORS preflight (checked in the HTTP layer).
+    csrfPrevention: false,
+    // JSON array bodies; their operations share the request's limits (see the cost plugin above).
+    allowBatchedHttpRequests: true,
     includeStacktraceInErrorResponses: !config.production,
     stopOnTerminationSignals: false,
     nodeEnv: config.production ? 'production' : 'development',

@@ -38,7 +38,17 @@ export interface Context {
   clientAddress: string;
   /** Whether the response may be replayed from the response cache (`replay.ts`). */
   replay: ReplayVerdict;
-  /** Gives back the request's place at admission, when it took one (a heavy request). */
+  /**
+   * The HTTP request this operation belongs to. Apollo hands each operation of a batch a shallow
+   * copy of the context, so what the operations of one request share sits in objects: this one,
+   * the budgets, the loader and the replay verdict.
+   */
+  request: RequestScope;
+}
+
+/** What belongs to the HTTP request rather than to one of its operations. */
+export interface RequestScope {
+  /** Gives back the request's place at admission, once it took one (heavy work). */
   release?: () => void;
 }
 
@@ -61,6 +71,7 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
     preparing,
     clientAddress,
     replay: newVerdict(),
+    request: {},
   };
 }
 
@@ -81,7 +92,8 @@ const REQUEST_OVER = new Error('the request is over: its answer was sent or its 
 
 /** The request is over (answered, or its client gone): its remaining work is cancelled. */
 export function endRequest(ctx: Context): void {
-  ctx.release?.();
+  ctx.request.release?.();
+  ctx.request.release = undefined;
   ctx.budget.cancel(REQUEST_OVER);
   ctx.services.inFlight.delete(ctx.budget);
 }

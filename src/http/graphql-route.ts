@@ -1,16 +1,24 @@
 /**
- * `POST|GET /graphql`: the bridge from `node:http` to the GraphQL layer's gateway. The body is
- * read within MAX_BODY_BYTES (413 past it), parsed as JSON when its content type says JSON, and
- * handed over with the headers and the query string; Apollo answers GET with `Accept: text/html`
- * with the playground page. A JSON POST whose exact text was answered before from hot results
- * alone gets that response again before any parsing (`response-cache.ts`). When the response is
- * over (sent, or its client gone) the gateway is told, so the request's work ends with it.
+ * `POST|GET /graphql`: the bridge from `node:http` to the GraphQL layer's gateway. A POST body is
+ * read within MAX_BODY_BYTES (413 past it) and must say what it is: JSON (`application/json`,
+ * one operation or a batch of at most MAX_BATCH_OPERATIONS) or a bare document
+ * (`application/graphql`); anything else is 415, which is also what keeps cross-site HTML forms
+ * out (they can only send form and text types). GET needs no such header: it only runs queries.
+ * The request goes to the gateway with its headers and query string; Apollo answers GET with
+ * `Accept: text/html` with the playground page. A JSON POST whose exact text was answered before
+ * from hot results alone gets that response again before any parsing (`response-cache.ts`). A
+ * cacheable GET answer gets an ETag, and a request whose `If-None-Match` matches it gets 304.
+ * When the response is over (sent, or its client gone) the gateway is told, so the request's
+ * work ends with it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap } from '@apollo/server';
+import etag from 'etag';
+import fresh from 'fresh';
 import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
+import { NO_STORE } from '../graphql/http-cache.js';
 import { nextTurn } from '../graphql/turns.js';
 import type { Metrics } from '../observability/metrics.js';
 import { BodyTooLargeError, drainBody, readBody } from './body.js';
@@ -32,12 +40,13 @@ export interface GraphqlRouteDeps {
 export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
   const responseCache = new ResponseCache(config.responseCacheSize);
   const sendHtml = htmlPageSender();
-  const maxBodyBytes = config.limits.maxBodyBytes;
+  const { maxBodyBytes, maxBatchOperations } = config.limits;
 
   /** The parsed body, or undefined after a refusal has been sent; `cacheKey` set when replayable. */
   const readRequest = async (
     req: IncomingMessage,
     res: ServerResponse,
+    url: URL,
   ): Promise<{ body: unknown; cacheKey?: string } | undefined> => {
     let raw: Buffer;
     try {
@@ -53,22 +62,47 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     // Parsing a large body (and coercing its variables) is one piece of work: one a turn.
     if (raw.length > LARGE_BODY_BYTES) await nextTurn();
     const text = raw.toString('utf8');
-    if (!/^application\/(.+\+)?json\b/i.test(String(req.headers['content-type'] ?? ''))) return { body: text };
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (/^application\/graphql\s*(;|$)/i.test(contentType)) return { body: { query: text } };
+    if (!/^application\/(.+\+)?json\s*(;|$)/i.test(contentType)) {
+      const given = contentType === '' ? 'none' : JSON.stringify(contentType.slice(0, 100));
+      const message = `A POST to ${url.pathname} needs Content-Type application/json (or application/graphql); got ${given}`;
+      sendError(res, 415, ErrorCode.BadRequest, message);
+      return undefined;
+    }
     const cacheKey = responseCache.keyOf(req.headers.accept, text);
     const kept = cacheKey === undefined ? undefined : responseCache.get(cacheKey);
     if (kept) {
       metrics.responseCacheHits.inc();
-      res.writeHead(200, { 'content-type': kept.contentType, 'content-length': Buffer.byteLength(kept.body) });
+      res.writeHead(200, {
+        'content-type': kept.contentType,
+        'content-length': Buffer.byteLength(kept.body),
+        'cache-control': NO_STORE, // a replay answers a POST, and POST answers are not cached
+      });
       res.end(kept.body);
       return undefined;
     }
     if (text.trim() === '') return { body: undefined, cacheKey };
+    let body: unknown;
     try {
-      return { body: JSON.parse(text), cacheKey };
+      body = JSON.parse(text);
     } catch (err) {
       sendError(res, 400, ErrorCode.BadRequest, `Request body is not valid JSON: ${(err as Error).message}`);
       return undefined;
     }
+    if (Array.isArray(body) && body.length > maxBatchOperations) {
+      const message = `A batch of ${body.length} operations is over the limit of ${maxBatchOperations} (MAX_BATCH_OPERATIONS)`;
+      sendError(
+        res,
+        400,
+        ErrorCode.BadRequest,
+        message,
+        {},
+        { limit: 'MAX_BATCH_OPERATIONS', max: maxBatchOperations },
+      );
+      return undefined;
+    }
+    return { body, cacheKey };
   };
 
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
@@ -76,7 +110,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     let body: unknown;
     let cacheKey: string | undefined;
     if (method === 'POST') {
-      const read = await readRequest(req, res);
+      const read = await readRequest(req, res, url);
       if (!read) return;
       ({ body, cacheKey } = read);
     }
@@ -97,14 +131,36 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = status;
     if (response.body.kind === 'complete') {
+      const text = response.body.string;
       if (cacheKey !== undefined && status === 200 && exchange.replayable()) {
-        responseCache.set(cacheKey, { contentType, body: response.body.string });
+        responseCache.set(cacheKey, { contentType, body: text });
       }
-      res.setHeader('content-length', Buffer.byteLength(response.body.string));
-      res.end(response.body.string);
+      if (method === 'GET' && status === 200 && response.headers.get('cache-control') !== NO_STORE) {
+        res.setHeader('etag', etag(text));
+        // The answer depends on Accept (JSON flavours, the playground page): caches key on it too.
+        res.setHeader('vary', appendVary(res.getHeader('vary'), 'Accept'));
+        if (fresh(req.headers, { etag: res.getHeader('etag') })) {
+          res.statusCode = 304;
+          res.removeHeader('content-type');
+          res.end();
+          return;
+        }
+      }
+      res.setHeader('content-length', Buffer.byteLength(text));
+      res.end(text);
       return;
     }
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
     res.end();
   };
+}
+
+/** A `Vary` header value with `name` in it once. */
+function appendVary(current: number | string | string[] | undefined, name: string): string {
+  const names = String(current ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  return names.join(', ');
 }

@@ -22,13 +22,14 @@ export function sendJson(
   res.end(text);
 }
 
-/** Sends one error in the GraphQL response shape. */
+/** Sends one error in the GraphQL response shape, with more `extensions` when given (a limit's name and value). */
 export function sendError(
   res: ServerResponse,
   status: number,
   code: ErrorCode,
   message: string,
   headers: Record<string, string> = {},
+  extensions: Record<string, unknown> = {},
 ): void {
-  sendJson(res, status, { errors: [{ message, extensions: { code } }] }, headers);
+  sendJson(res, status, { errors: [{ message, extensions: { code, ...extensions } }] }, headers);
 }

@@ -433,20 +433,35 @@ describe('HTTP-level errors', () => {
     expect(json.errors?.[0].message).toMatch(/not valid JSON/);
   });
 
-  it('CSRF prevention: a simple GET or a text/plain POST is refused, a preflighted one served', async () => {
+  it('cross-site safety: GET runs queries without a preflight header, POST needs a JSON or GraphQL body type', async () => {
     const q = encodeURIComponent('{ __typename }');
     const simple = await fetch(`${t.url}/graphql?query=${q}`);
-    expect(simple.status).toBe(400);
-    expect(await simple.text()).toMatch(/CSRF|preflight/i);
-    const plain = await fetch(`${t.url}/graphql`, {
+    expect(simple.status).toBe(200);
+    expect(await simple.json()).toEqual({ data: { __typename: 'Query' } });
+    // Mutations never run over GET, preflight header or not.
+    const m = encodeURIComponent('mutation { deleteAnalysis(id: "x", editToken: "y") }');
+    const mutation = await fetch(`${t.url}/graphql?query=${m}`, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(mutation.status).toBe(405);
+    expect(((await mutation.json()) as GqlResponse['body']).errors?.[0].extensions?.code).toBe('BAD_REQUEST');
+    // What an HTML form on another site can send (form and text types), or no type at all: 415.
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '']) {
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: type === '' ? {} : { 'content-type': type },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      expect(res.status, type).toBe(415);
+      const error = ((await res.json()) as GqlResponse['body']).errors?.[0];
+      expect(error?.extensions?.code).toBe('BAD_REQUEST');
+      expect(error?.message).toMatch(/needs Content-Type application\/json/);
+    }
+    const graphql = await fetch(`${t.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: JSON.stringify({ query: '{ __typename }' }),
+      headers: { 'content-type': 'application/graphql' },
+      body: '{ __typename }',
     });
-    expect(plain.status).toBe(400);
-    const preflighted = await fetch(`${t.url}/graphql?query=${q}`, { headers: { 'apollo-require-preflight': 'true' } });
-    expect(preflighted.status).toBe(200);
-    expect(await preflighted.json()).toEqual({ data: { __typename: 'Query' } });
+    expect(graphql.status).toBe(200);
+    expect(await graphql.json()).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('unknown routes are 404 with a JSON error', async () => {
@@ -483,7 +498,7 @@ describe('unexpected failures', () => {
   });
 
   it('keep their message (and a stack trace) outside production', async () => {
-    const dev = await startTestServer({ database: false, deps: { engine: failing } });
+    const dev = await startTestServer({ database: false, env: { NODE_ENV: 'development' }, deps: { engine: failing } });
     try {
       const res = await dev.gql('{ shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { distance } }');
       const error = onlyError(res);
