@@ -120,7 +120,7 @@ export const VARIABLES = {
       key: 'pathCacheControl',
       kind: text,
       default: 'public, max-age=31536000, immutable',
-      doc: 'Cache-Control of a GET answer made only of path questions, which never change; it also gets an ETag, and a request whose If-None-Match matches gets 304. Answers that touch analyses, mutations, POST answers and answers with errors are `no-store`. Empty: `no-store` for every answer.',
+      doc: 'Cache-Control of a GET answer made only of path questions, which never change; it also gets an ETag, and a request whose If-None-Match matches gets 304. Answers that touch analyses, mutations, POST answers and answers with errors are `no-store`. Set it to `no-store` to turn HTTP caching off.',
     }),
     CACHE_WRITE_QUEUE: sets({
       key: 'cacheWriteQueue',

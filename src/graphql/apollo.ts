@@ -65,9 +65,12 @@ export function createApollo(options: {
       limits,
       async ({ contextValue }, { work }) => {
         const { request, budget } = contextValue;
-        if (work <= HEAVY_WORK || request.release) return;
+        if (work <= HEAVY_WORK) return;
+        request.admitted ??= admission.acquire().then((release) => {
+          request.release = release;
+        });
         try {
-          request.release = await admission.acquire();
+          await request.admitted;
         } catch (err) {
           if (!(err instanceof OverloadedError)) throw err;
           throw refusal(err, 503, err.retryAfterSeconds);

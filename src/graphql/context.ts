@@ -48,7 +48,9 @@ export interface Context {
 
 /** What belongs to the HTTP request rather than to one of its operations. */
 export interface RequestScope {
-  /** Gives back the request's place at admission, once it took one (heavy work). */
+  /** The request's wait for a place at admission (heavy work), which its operations share. */
+  admitted?: Promise<void>;
+  /** Gives back the request's place at admission, once it took one. */
   release?: () => void;
 }
 

@@ -20,8 +20,8 @@ export const NO_STORE = 'no-store';
 
 /**
  * Apollo plugin: sets `Cache-Control` on every answer from the operation's cache policy (which
- * Apollo's cache-control plugin computes, with `calculateHttpHeaders: false`). `pathCacheControl`
- * empty turns HTTP caching off. In a batch (always POST) every answer is `no-store`.
+ * Apollo's cache-control plugin computes, with `calculateHttpHeaders: false`). In a batch (always
+ * POST) every answer is `no-store`; `pathCacheControl` set to `no-store` turns HTTP caching off.
  */
 export function httpCachePlugin<TContext extends BaseContext>(pathCacheControl: string): ApolloServerPlugin<TContext> {
   return {
@@ -31,7 +31,6 @@ export function httpCachePlugin<TContext extends BaseContext>(pathCacheControl: 
           const policy = overallCachePolicy.policyIfCacheable();
           const body = response.body;
           const cacheable =
-            pathCacheControl !== '' &&
             request.http?.method === 'GET' &&
             policy?.scope === 'PUBLIC' &&
             body.kind === 'single' &&

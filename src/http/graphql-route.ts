@@ -14,7 +14,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import etag from 'etag';
-import fresh from 'fresh';
 import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
@@ -122,7 +121,9 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     res.once('close', () => exchange.closed());
     const response = await exchange.execute({ method, headers, search: url.search, body });
     res.once('finish', () => exchange.sent());
-    const status = response.status ?? 200;
+    // A batch that ran is 200: each operation's answer carries its own errors and codes, and one
+    // operation's refusal (a syntax error, its share of MAX_COST) must not read as the batch's.
+    const status = Array.isArray(body) && response.body.kind === 'complete' ? 200 : (response.status ?? 200);
     const contentType = response.headers.get('content-type') ?? '';
     if (response.body.kind === 'complete' && contentType.startsWith('text/html')) {
       await sendHtml(req, res, status, response.body.string);
@@ -139,7 +140,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
         res.setHeader('etag', etag(text));
         // The answer depends on Accept (JSON flavours, the playground page): caches key on it too.
         res.setHeader('vary', appendVary(res.getHeader('vary'), 'Accept'));
-        if (fresh(req.headers, { etag: res.getHeader('etag') })) {
+        if (matchesIfNoneMatch(req.headers['if-none-match'], String(res.getHeader('etag')))) {
           res.statusCode = 304;
           res.removeHeader('content-type');
           res.end();
@@ -163,4 +164,17 @@ function appendVary(current: number | string | string[] | undefined, name: strin
     .filter((n) => n !== '');
   if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
   return names.join(', ');
+}
+
+/**
+ * Whether an `If-None-Match` header names `tag` (RFC 9110 13.1.2: weak comparison, `*` matches
+ * any). The origin answers a matching conditional request with 304 whatever `Cache-Control` the
+ * request carries: `no-cache`, which fetch adds to every conditional request, speaks to caches
+ * on the way, not to the origin.
+ */
+function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => opaque(t) === opaque(tag));
 }
