@@ -1,0 +1,166 @@
+/**
+ * A real caching reverse proxy for end-to-end tests: Debian's nginx with `proxy_cache` in front of
+ * a test server. Whether a CDN or proxy may keep an answer is decided by the server's own
+ * `Cache-Control` (nginx is not told to cache anything by itself), so a test can show which
+ * answers a shared cache serves without asking the server and which always reach it. Every answer
+ * carries `X-Cache-Status` (MISS, HIT, EXPIRED, BYPASS, ... or empty when the cache was not used).
+ *
+ * Each proxy gets a fresh temporary directory for its configuration, cache, temp files, error log
+ * and pid file, and its own free port on 127.0.0.1, so it never touches the system's nginx, its
+ * port 80 or /var. A missing nginx is an error, not a reason to skip: `.ci/run` installs it.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Debian's nginx binary. */
+export const NGINX = '/usr/sbin/nginx';
+
+/** A running nginx in front of one upstream. */
+export interface CachingProxy {
+  /** Base URL of the proxy, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  url: string;
+  /** Stops nginx and removes its directory (cache included). */
+  stop(): Promise<void>;
+}
+
+/** How long nginx may take to start answering before the start counts as failed. */
+const START_TIMEOUT_MS = 15_000;
+
+/** Starts nginx as a caching reverse proxy in front of `upstream` (`http://127.0.0.1:<port>`). */
+export async function startCachingProxy(upstream: string): Promise<CachingProxy> {
+  if (!existsSync(NGINX)) throw new Error('nginx is not installed: apt-get install nginx (bash .ci/run installs it)');
+  const target = new URL(upstream);
+  const dir = await mkdtemp(join(tmpdir(), 'chess-paths-nginx-'));
+  try {
+    const port = await freePort();
+    const conf = join(dir, 'nginx.conf');
+    await writeFile(conf, nginxConfig(dir, port, `${target.protocol}//${target.host}`));
+    // -e: the log for errors before the configuration is read, which would go to /var/log/nginx.
+    const child = spawn(NGINX, ['-p', `${dir}/`, '-e', join(dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => {
+      child.once('exit', (code) => resolve(code));
+      // A spawn that fails (e.g. EACCES) emits only 'error'.
+      child.once('error', (err) => {
+        stderr += `${err.message}\n`;
+        resolve(null);
+      });
+    });
+    try {
+      await waitForPort(port, exited);
+    } catch (err) {
+      await kill(child, exited);
+      const log = await readFile(join(dir, 'error.log'), 'utf8').catch(() => '');
+      throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}${log}`);
+    }
+    return {
+      url: `http://127.0.0.1:${port}`,
+      async stop() {
+        await kill(child, exited);
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** The configuration: everything nginx writes stays in `dir`; only upstream Cache-Control decides caching. */
+function nginxConfig(dir: string, port: number, upstream: string): string {
+  // As root, nginx's workers would switch to `nobody`, who cannot enter a mkdtemp directory (mode
+  // 0700) to write the cache; keeping them root is simpler and safer than opening the directory
+  // (and every parent of TMPDIR) to everyone. As anyone else the directive would only be ignored.
+  const user = process.getuid?.() === 0 ? 'user root root;' : '';
+  return `${user}
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+
+events {
+  worker_connections 256;
+}
+
+http {
+  access_log off;
+  # Debian's compiled-in temp paths are under /var/lib/nginx: keep everything in this directory.
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy_temp;
+  fastcgi_temp_path ${dir}/fastcgi_temp;
+  uwsgi_temp_path ${dir}/uwsgi_temp;
+  scgi_temp_path ${dir}/scgi_temp;
+
+  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=test_cache:1m max_size=64m inactive=10m use_temp_path=off;
+
+  server {
+    listen 127.0.0.1:${port};
+
+    location / {
+      proxy_pass ${upstream};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_cache test_cache;
+      # $request_uri is the path with its query string, as sent: GET questions differ only there.
+      proxy_cache_key "$scheme$proxy_host$request_uri";
+      # No proxy_cache_valid and no proxy_ignore_headers: an answer is kept only when the upstream's
+      # Cache-Control (or Expires) allows it, and for as long as it says.
+      add_header X-Cache-Status $upstream_cache_status always;
+    }
+  }
+}
+`;
+}
+
+/** A port that was free a moment ago on 127.0.0.1 (bound to port 0, then closed). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a connection; rejects if nginx exits or takes too long. */
+async function waitForPort(port: number, exited: Promise<number | null>): Promise<void> {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (true) {
+    if (exitCode !== undefined) throw new Error(`it exited with code ${exitCode}`);
+    if (await canConnect(port)) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} did not answer within ${START_TIMEOUT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Whether a TCP connection to 127.0.0.1:`port` succeeds. */
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Stops nginx (SIGTERM: its fast shutdown, workers included) and waits for the master to exit. */
+async function kill(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await exited;
+}
