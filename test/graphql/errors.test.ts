@@ -497,6 +497,22 @@ describe('unexpected failures', () => {
     }
   });
 
+  it('by default (npm start) nothing carries a stack trace: not a syntax error, not the persisted-query handshake', async () => {
+    const prod = await startTestServer({ database: false });
+    try {
+      const syntax = await prod.gql('{ nope {');
+      expect(onlyError(syntax).extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
+      const hash = 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38';
+      const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
+      const handshake = await fetch(`${prod.url}/graphql?extensions=${extensions}`);
+      const text = await handshake.text();
+      expect(JSON.parse(text).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+      for (const body of [JSON.stringify(syntax.body), text]) expect(body).not.toMatch(/stacktrace|node_modules|\.js:/);
+    } finally {
+      await prod.close();
+    }
+  });
+
   it('keep their message (and a stack trace) outside production', async () => {
     const dev = await startTestServer({ database: false, env: { NODE_ENV: 'development' }, deps: { engine: failing } });
     try {
@@ -504,6 +520,7 @@ describe('unexpected failures', () => {
       const error = onlyError(res);
       expect(error.extensions?.code).toBe('INTERNAL_SERVER_ERROR');
       expect(error.message).toContain('engine exploded');
+      expect(error.extensions?.stacktrace).toEqual(expect.any(Array));
     } finally {
       await dev.close();
     }
