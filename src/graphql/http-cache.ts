@@ -27,6 +27,11 @@ export function httpCachePlugin<TContext extends BaseContext>(pathCacheControl: 
   return {
     async requestDidStart() {
       return {
+        async didResolveOperation({ request, overallCachePolicy }) {
+          // Only a GET answer can be cached: for any other, settle the policy now, which sends
+          // Apollo's plugin down its short path instead of working out a hint for every field.
+          if (request.http?.method !== 'GET') overallCachePolicy.restrict({ maxAge: 0 });
+        },
         async willSendResponse({ request, response, overallCachePolicy }) {
           const policy = overallCachePolicy.policyIfCacheable();
           const body = response.body;
