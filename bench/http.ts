@@ -13,7 +13,8 @@
  * With the defaults, (a) and (b) are answered from the response cache (RESPONSE_CACHE_SIZE).
  *
  * Server B, RESPONSE_CACHE_SIZE=0: trivial, (a) and (b) again, now answered from the memo of hot
- * results (executed by graphql-js every time). Server C, RESPONSE_CACHE_SIZE=0 RESULT_MEMO_SIZE=0:
+ * results (executed by graphql-js every time), and (a) as a plain GET, which adds the
+ * cache-control bookkeeping and the ETag that make GET answers cacheable by HTTP caches. Server C, RESPONSE_CACHE_SIZE=0 RESULT_MEMO_SIZE=0:
  * (b) answered from SQLite (one read, 100 rows decoded and checked, 100 rebuilds per request).
  *
  * It prints requests per second and p50/p99 latency for each, the ratio of (a) to the trivial
@@ -192,10 +193,16 @@ async function main(): Promise<void> {
   const trivial: [string, AutocannonRequest] = ['trivial { __typename }', { body: body('{ __typename }') }];
   const seed: [string, AutocannonRequest] = ['(a) seed example, cached', { body: body(SEED_QUERY) }];
   const warm: [string, AutocannonRequest] = ['(b) batch of 100, warm', { body: BATCH_WARM }];
+  // The same seed question as a plain GET: executed like (a) on server B, plus the cache-control
+  // bookkeeping of every field and the ETag of the answer, which only GET answers carry.
+  const seedGet: [string, AutocannonRequest] = [
+    '(a) seed example, GET',
+    { method: 'GET', path: `/graphql?query=${encodeURIComponent(SEED_QUERY)}`, headers: {}, body: undefined },
+  ];
   const a = await onServer('A', {}, external, [['(c) batch of 100, cold', cold()], trivial, seed, warm]);
   const rows = [...a];
   if (!external) {
-    rows.push(...(await onServer('B', { RESPONSE_CACHE_SIZE: '0' }, undefined, [trivial, seed, warm])));
+    rows.push(...(await onServer('B', { RESPONSE_CACHE_SIZE: '0' }, undefined, [trivial, seed, seedGet, warm])));
     rows.push(...(await onServer('C', { RESPONSE_CACHE_SIZE: '0', RESULT_MEMO_SIZE: '0' }, undefined, [warm])));
   }
   const rps = (name: string) => rows.find((r) => r.name === name)?.rps ?? NaN;
@@ -208,6 +215,9 @@ async function main(): Promise<void> {
   if (!external) {
     console.log(
       `ratio (a) / trivial, B (memo, executed):  ${ratio(rps('B (a) seed example, cached'), rps('B trivial { __typename }'))}`,
+    );
+    console.log(
+      `ratio (a) GET / POST, B (HTTP caching):   ${ratio(rps('B (a) seed example, GET'), rps('B (a) seed example, cached'))}`,
     );
   }
   console.log(

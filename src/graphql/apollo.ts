@@ -11,7 +11,6 @@
  */
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -23,7 +22,7 @@ import { type Context, endRequest } from './context.js';
 import { HEAVY_WORK } from './cost.js';
 import { costPlugin } from './cost-plugin.js';
 import { createFormatError, refusal } from './errors.js';
-import { httpCachePlugin } from './http-cache.js';
+import { httpCachePlugins } from './http-cache.js';
 import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
 import { RateLimiter, rateLimitPlugin } from './rate-limit.js';
@@ -53,9 +52,8 @@ export function createApollo(options: {
       httpServer,
       stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6),
     }),
-    // Each operation's cache policy, from the schema's @cacheControl hints; httpCachePlugin sets the header.
-    ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: false }),
-    httpCachePlugin<Context>(config.pathCacheControl),
+    // Cache-Control from each GET operation's cache policy (the schema's @cacheControl hints).
+    ...httpCachePlugins<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),

@@ -4,8 +4,8 @@
  * with `@cacheControl` hints (`PathResult` and `Position`, and the objects under them inherit
  * theirs), and Apollo's cache-control plugin works out each operation's policy from the fields it
  * resolved: any field without a hint (analyses, mutations, introspection) makes the whole answer
- * uncacheable. This plugin turns that policy into the header: a GET answer without errors whose
- * policy is cacheable and public gets PATH_CACHE_CONTROL (by default
+ * uncacheable. The plugins here turn that policy into the header: a GET answer without errors
+ * whose policy is cacheable and public gets PATH_CACHE_CONTROL (by default
  * `public, max-age=31536000, immutable`), anything else `no-store`.
  *
  * Why only GET: browsers, CDNs and proxies cache GET, and a GET request names its whole question
@@ -14,35 +14,43 @@
  * ETag and the 304 answer to a matching `If-None-Match` need the body, so the HTTP layer adds them.
  */
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 
 /** The header of an answer no cache may keep. */
 export const NO_STORE = 'no-store';
 
 /**
- * Apollo plugin: sets `Cache-Control` on every answer from the operation's cache policy (which
- * Apollo's cache-control plugin computes, with `calculateHttpHeaders: false`). In a batch (always
- * POST) every answer is `no-store`; `pathCacheControl` set to `no-store` turns HTTP caching off.
+ * Apollo plugins that set `Cache-Control` on every answer. Apollo's cache-control plugin (without
+ * headers of its own) computes the policy of GET requests only: working it out means a hook on
+ * every field resolved, a cost worth paying only where the answer can be cached. Its disabled
+ * twin keeps Apollo from installing a default one of its own. A batch is always POST, so every
+ * answer of a batch is `no-store`; `pathCacheControl` set to `no-store` turns HTTP caching off.
  */
-export function httpCachePlugin<TContext extends BaseContext>(pathCacheControl: string): ApolloServerPlugin<TContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, overallCachePolicy }) {
-          // Only a GET answer can be cached: for any other, settle the policy now, which sends
-          // Apollo's plugin down its short path instead of working out a hint for every field.
-          if (request.http?.method !== 'GET') overallCachePolicy.restrict({ maxAge: 0 });
-        },
-        async willSendResponse({ request, response, overallCachePolicy }) {
-          const policy = overallCachePolicy.policyIfCacheable();
-          const body = response.body;
-          const cacheable =
-            request.http?.method === 'GET' &&
-            policy?.scope === 'PUBLIC' &&
-            body.kind === 'single' &&
-            !body.singleResult.errors?.length;
-          response.http.headers.set('cache-control', cacheable ? pathCacheControl : NO_STORE);
-        },
-      };
+export function httpCachePlugins<TContext extends BaseContext>(
+  pathCacheControl: string,
+): ApolloServerPlugin<TContext>[] {
+  const policyPlugin = ApolloServerPluginCacheControl({ defaultMaxAge: 0, calculateHttpHeaders: false });
+  return [
+    ApolloServerPluginCacheControlDisabled(),
+    {
+      async serverWillStart(service) {
+        await policyPlugin.serverWillStart?.(service);
+      },
+      async requestDidStart(requestContext) {
+        const isGet = requestContext.request.http?.method === 'GET';
+        const policyListeners = isGet ? await policyPlugin.requestDidStart?.(requestContext) : undefined;
+        return {
+          executionDidStart: policyListeners?.executionDidStart,
+          async willSendResponse({ response, overallCachePolicy }) {
+            const policy = overallCachePolicy.policyIfCacheable();
+            const body = response.body;
+            const cacheable =
+              isGet && policy?.scope === 'PUBLIC' && body.kind === 'single' && !body.singleResult.errors?.length;
+            response.http.headers.set('cache-control', cacheable ? pathCacheControl : NO_STORE);
+          },
+        };
+      },
     },
-  };
+  ];
 }
