@@ -3,7 +3,7 @@
  * without internet, so this landing-page plugin serves GraphiQL from the installed
  * `@graphql-yoga/render-graphiql` package instead. Its page is self-contained (scripts, styles and
  * editor workers inline, about 9 MB; the HTTP layer sends it gzip-compressed with an ETag), talks
- * only to the endpoint it is given, and POSTs `application/json`, which passes Apollo's CSRF check.
+ * only to the endpoint it is given, and POSTs `application/json`, the body type the endpoint asks of a POST.
  * The default query is the seed's worked example.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
