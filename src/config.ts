@@ -190,7 +190,7 @@ export const VARIABLES = {
       key: 'limits.maxBatchOperations',
       kind: integer(1),
       default: 20,
-      doc: "Most operations in one batched HTTP request (a JSON array body, as Apollo Client's BatchHttpLink sends). The operations of a batch share one body (MAX_BODY_BYTES), one cost (MAX_COST), one engine budget (ENGINE_BUDGET_MS), one answer size (MAX_RESPONSE_BYTES) and the mutation rate limit. 1: no batching.",
+      doc: "Most operations in one batched HTTP request (a JSON array body, as Apollo Client's BatchHttpLink sends). The operations of a batch share one body (MAX_BODY_BYTES), one cost (MAX_COST), one engine budget (ENGINE_BUDGET_MS), one answer size (MAX_RESPONSE_BYTES) and the mutation rate limit.",
     }),
     MAX_PAGE_SIZE: sets({
       key: 'limits.maxPageSize',

@@ -57,8 +57,10 @@ export function createApollo(options: {
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
     rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
-    // After the rate limit: a refused mutation never takes a place at admission. The cost and
-    // the place belong to the HTTP request: the operations of a batch add up and share one place.
+    // The cost and the place at admission belong to the HTTP request: the operations of a batch
+    // add up and share one place, given back once the answer is made (the gateway). Apollo runs
+    // every plugin's didResolveOperation at once, so an operation the rate limit refuses may
+    // still wait for a place; it gives it back as soon as its refusal is made.
     costPlugin<Context>(
       limits,
       async ({ contextValue }, { work }) => {

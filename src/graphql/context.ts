@@ -94,10 +94,20 @@ const REQUEST_OVER = new Error('the request is over: its answer was sent or its 
 
 /** The request is over (answered, or its client gone): its remaining work is cancelled. */
 export function endRequest(ctx: Context): void {
-  ctx.request.release?.();
-  ctx.request.release = undefined;
+  releasePlace(ctx);
   ctx.budget.cancel(REQUEST_OVER);
   ctx.services.inFlight.delete(ctx.budget);
+}
+
+/**
+ * Gives back the request's place at admission, if it holds one: once its answer is made (the
+ * work is done; writing it out must not hold the place, or a client that never reads would keep
+ * every other heavy request waiting), or when the request ends first.
+ */
+export function releasePlace(ctx: Context): void {
+  const release = ctx.request.release;
+  ctx.request.release = undefined;
+  release?.();
 }
 
 /** Hands the request's freshly solved results to the cache writer (after the response). */

@@ -5,7 +5,7 @@
  * context, its engine budget, the results to persist, the replay verdict) stays in this layer.
  */
 import type { ApolloServer, HTTPGraphQLRequest, HTTPGraphQLResponse } from '@apollo/server';
-import { type Context, createContext, endRequest, persistFresh } from './context.js';
+import { type Context, createContext, endRequest, persistFresh, releasePlace } from './context.js';
 import { replayable } from './replay.js';
 import type { Services } from './services.js';
 
@@ -34,15 +34,21 @@ export class GraphqlGateway {
     let context: Context | undefined;
     let over = false;
     return {
-      execute: (request) =>
-        apollo.executeHTTPGraphQLRequest({
-          httpGraphQLRequest: request,
-          context: async () => {
-            context = createContext(services, clientAddress);
-            if (over) endRequest(context);
-            return context;
-          },
-        }),
+      execute: async (request) => {
+        try {
+          return await apollo.executeHTTPGraphQLRequest({
+            httpGraphQLRequest: request,
+            context: async () => {
+              context = createContext(services, clientAddress);
+              if (over) endRequest(context);
+              return context;
+            },
+          });
+        } finally {
+          // The answer is made: its place at admission goes to the next heavy request.
+          if (context) releasePlace(context);
+        }
+      },
       sent: () => {
         if (context) persistFresh(context);
       },

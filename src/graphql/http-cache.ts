@@ -16,6 +16,7 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControl } from '@apollo/server/plugin/cacheControl';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { BREAK, type DocumentNode, visit } from 'graphql';
 
 /** The header of an answer no cache may keep. */
 export const NO_STORE = 'no-store';
@@ -40,17 +41,40 @@ export function httpCachePlugins<TContext extends BaseContext>(
       async requestDidStart(requestContext) {
         const isGet = requestContext.request.http?.method === 'GET';
         const policyListeners = isGet ? await policyPlugin.requestDidStart?.(requestContext) : undefined;
+        let introspects = false;
         return {
+          async didResolveOperation({ document }) {
+            // Apollo gives meta fields no cache hint: the schema changes with a deploy, so an
+            // answer that reads it is never kept.
+            introspects = isGet && readsSchema(document);
+          },
           executionDidStart: policyListeners?.executionDidStart,
           async willSendResponse({ response, overallCachePolicy }) {
             const policy = overallCachePolicy.policyIfCacheable();
             const body = response.body;
             const cacheable =
-              isGet && policy?.scope === 'PUBLIC' && body.kind === 'single' && !body.singleResult.errors?.length;
+              isGet &&
+              !introspects &&
+              policy?.scope === 'PUBLIC' &&
+              body.kind === 'single' &&
+              !body.singleResult.errors?.length;
             response.http.headers.set('cache-control', cacheable ? pathCacheControl : NO_STORE);
           },
         };
       },
     },
   ];
+}
+
+/** True when the document reads the schema (`__schema` or `__type`, in any operation or fragment). */
+function readsSchema(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }

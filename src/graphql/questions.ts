@@ -49,9 +49,14 @@ export function prepareQuestions(
   checkLimits = true,
 ): PreparedOrError[] | Promise<PreparedOrError[]> {
   const prepared: PreparedOrError[] = [];
+  // The budget spent (or the request over) between two queries: every query left fails with it.
+  const failTheRest = (err: unknown): void => {
+    if (!isRequestError(err)) throw err;
+    while (prepared.length < queries.length) prepared.push(err as Error);
+  };
   const prepareNextSlice = (): void => {
     while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
-      ctx.budget.run(() => {
+      runOrFail(ctx, failTheRest, () => {
         const end = Math.min(queries.length, prepared.length + PREPARE_GROUP);
         for (let i = prepared.length; i < end; i++) {
           try {
@@ -70,11 +75,25 @@ export function prepareQuestions(
   if (prepared.length === queries.length) return prepared;
   return (async () => {
     while (prepared.length < queries.length) {
-      await ctx.budget.pause();
+      try {
+        await ctx.budget.pause();
+      } catch (err) {
+        failTheRest(err);
+        break;
+      }
       prepareNextSlice();
     }
     return prepared;
   })();
+}
+
+/** Runs `work` on the request's budget; a refusal of the budget goes to `fail`. */
+function runOrFail(ctx: Context, fail: (err: unknown) => void, work: () => void): void {
+  try {
+    ctx.budget.run(work);
+  } catch (err) {
+    fail(err);
+  }
 }
 
 /** The first error among prepared questions, thrown: for lists that are taken whole or not at all (a save). */

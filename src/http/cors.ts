@@ -8,15 +8,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Headers a browser may send on a cross-origin GraphQL request. */
 const ALLOWED_HEADERS = 'content-type, apollo-require-preflight, x-apollo-operation-name, authorization';
 
-/** A function that adds CORS headers to `res` when `req` comes from an allowed origin. */
+/**
+ * A function that adds CORS headers to `res` when `req` comes from an allowed origin. Answers
+ * may be kept by shared caches (GET path answers are public for a year), so they must not depend
+ * on the Origin in a way a cache cannot see: with `*` every answer allows every origin, and with a
+ * list every answer says `Vary: Origin`, whether or not this request had one.
+ */
 export function corsFor(origins: readonly string[]): (req: IncomingMessage, res: ServerResponse) => void {
   const all = origins.includes('*');
   const allowed = new Set(origins);
   return (req, res) => {
+    if (origins.length === 0) return;
+    if (!all) res.setHeader('vary', 'Origin');
     const origin = req.headers.origin;
-    if (!origin || (!all && !allowed.has(origin))) return;
-    res.setHeader('access-control-allow-origin', all ? '*' : origin);
-    res.setHeader('vary', 'Origin');
+    if (!all && (!origin || !allowed.has(origin))) return;
+    res.setHeader('access-control-allow-origin', all ? '*' : (origin as string));
     res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
     res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
     res.setHeader('access-control-max-age', '600');

@@ -121,9 +121,11 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     res.once('close', () => exchange.closed());
     const response = await exchange.execute({ method, headers, search: url.search, body });
     res.once('finish', () => exchange.sent());
-    // A batch that ran is 200: each operation's answer carries its own errors and codes, and one
-    // operation's refusal (a syntax error, its share of MAX_COST) must not read as the batch's.
-    const status = Array.isArray(body) && response.body.kind === 'complete' ? 200 : (response.status ?? 200);
+    // A batch that ran (an array of answers) is 200: each operation's answer carries its own
+    // errors and codes, and one operation's refusal (a syntax error, its share of MAX_COST) must
+    // not read as the batch's. A batch refused whole (empty, not objects) keeps its status.
+    const ranBatch = Array.isArray(body) && response.body.kind === 'complete' && response.body.string.startsWith('[');
+    const status = ranBatch ? 200 : (response.status ?? 200);
     const contentType = response.headers.get('content-type') ?? '';
     if (response.body.kind === 'complete' && contentType.startsWith('text/html')) {
       await sendHtml(req, res, status, response.body.string);
@@ -137,7 +139,8 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
         responseCache.set(cacheKey, { contentType, body: text });
       }
       if (method === 'GET' && status === 200 && response.headers.get('cache-control') !== NO_STORE) {
-        res.setHeader('etag', etag(text));
+        // One tag per representation: the same data as JSON and as graphql-response+json differ.
+        res.setHeader('etag', etag(`${contentType}\n${text}`));
         // The answer depends on Accept (JSON flavours, the playground page): caches key on it too.
         res.setHeader('vary', appendVary(res.getHeader('vary'), 'Accept'));
         if (matchesIfNoneMatch(req.headers['if-none-match'], String(res.getHeader('etag')))) {

@@ -218,3 +218,38 @@ describe('a short admission timeout (ADMISSION_QUEUE=1, ADMISSION_TIMEOUT_MS=60)
     expectAnswered(await post(t, 'heavy e', BATCH, { q: mazes(200, 900) }), 200);
   });
 });
+
+describe('a client that never reads its answer (HEAVY_REQUESTS=1, ADMISSION_QUEUE=1)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({
+      database: false,
+      env: { HEAVY_REQUESTS: '1', ADMISSION_QUEUE: '1', ENGINE_BUDGET_MS: '0', RESULT_MEMO_SIZE: '0' },
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('does not keep the heavy place: it is given back once the answer is made, not once it is read', async () => {
+    // A heavy question with an answer of megabytes (distance maps), sent from a socket that never
+    // reads: the answer can never be written out in full.
+    const query = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distances } }';
+    const body = JSON.stringify({ query, variables: { q: mazes(300, 300) } });
+    const { connect } = await import('node:net');
+    const url = new URL(t.url);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.pause();
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    try {
+      // Let the stalled request take the place and make its answer.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const next = await post(t, 'heavy after a stalled one', BATCH, { q: mazes(200, 700) });
+      expectAnswered(next, 200);
+    } finally {
+      socket.destroy();
+    }
+  });
+});

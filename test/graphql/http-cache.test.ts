@@ -97,6 +97,17 @@ describe('no-store', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('for answers that read the schema, even beside path questions', async () => {
+    for (const query of [
+      `{ __schema { queryType { name } } ${PATHS.slice(1, -1)} }`,
+      `{ ...F } fragment F on Query { __type(name: "Piece") { name } ${PATHS.slice(1, -1)} }`,
+    ]) {
+      const { res, text } = await get(t, query);
+      expect(JSON.parse(text).errors, query).toBeUndefined();
+      expect(res.headers.get('cache-control'), query).toBe('no-store');
+    }
+  });
+
   it('for POST answers, batches and introspection', async () => {
     const post = await fetch(`${t.url}/graphql`, {
       method: 'POST',
@@ -114,6 +125,35 @@ describe('no-store', () => {
     expect(batch.headers.get('cache-control')).toBe('no-store');
     const introspection = await get(t, '{ __schema { queryType { name } } }');
     expect(introspection.res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('what shared caches key on', () => {
+  it('gives each representation (JSON, graphql-response+json) its own ETag', async () => {
+    const json = await get(t, PATHS, undefined, { accept: 'application/json' });
+    const gql = await get(t, PATHS, undefined, { accept: 'application/graphql-response+json' });
+    expect(json.text).toBe(gql.text);
+    expect(json.res.headers.get('etag')).not.toBe(gql.res.headers.get('etag'));
+  });
+
+  it('varies on Origin whenever CORS names origins, and allows every origin alike with *', async () => {
+    const listed = await startTestServer({ database: false, env: { CORS_ORIGINS: 'https://a.example' } });
+    const any = await startTestServer({ database: false, env: { CORS_ORIGINS: '*' } });
+    try {
+      // Without an Origin (a CDN filling its cache) and with one: a cache must keep them apart.
+      for (const headers of [{}, { origin: 'https://a.example' }, { origin: 'https://b.example' }]) {
+        const { res } = await get(listed, PATHS, undefined, headers);
+        expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+        expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
+        expect(res.headers.get('access-control-allow-origin')).toBe(
+          'origin' in headers && headers.origin === 'https://a.example' ? 'https://a.example' : null,
+        );
+      }
+      // With *, one kept answer serves every origin.
+      expect((await get(any, PATHS)).res.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await Promise.all([listed.close(), any.close()]);
+    }
   });
 });
 

@@ -50,6 +50,14 @@ describe('a batch', () => {
     expect(answers[3].errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
+  it('refused whole (empty, or not made of operations) keeps its 400', async () => {
+    for (const operations of [[], [1], [{ query: '{ __typename }' }, 5]]) {
+      const { status, body } = await batch(t, operations);
+      expect(status, JSON.stringify(operations)).toBe(400);
+      expect(body.errors[0].extensions.code, JSON.stringify(operations)).toBe('BAD_REQUEST');
+    }
+  });
+
   it('solves a question asked by several of its operations once', async () => {
     const before = await t.metric('chess_paths_engine_solves_total');
     const q = question('b2', 'g7');
