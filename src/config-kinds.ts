@@ -64,10 +64,12 @@ export function oneOf(values: readonly string[]): Kind<string> {
 }
 
 /** A SQLite `file:` URL (the store reads the path out of it). */
-export const fileUrl: Kind<string> = {
+export const databaseUrl: Kind<string> = {
   parse(raw, name) {
     const value = raw.trim();
-    if (!value.startsWith('file:')) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a SQLite file: URL`);
+    if (!/^(file:|postgres(ql)?:\/\/)/.test(value)) {
+      throw new ConfigError(`${name}=${JSON.stringify(raw)} is neither a SQLite file: URL nor a postgresql:// URL`);
+    }
     return value;
   },
   show: String,

@@ -26,6 +26,7 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  databasePoolSize: number;
   cacheMaxBytes: number;
   maxAnalysisBytes: number;
   analysesMaxBytes: number;

@@ -15,7 +15,7 @@
  */
 
 import type { Row, Variable } from './config-kinds.js';
-import { boolean, ConfigError, fileUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
+import { boolean, ConfigError, databaseUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
 import type { Config, Limits } from './config-types.js';
 
 export type { Config, Limits };
@@ -79,68 +79,78 @@ export const VARIABLES = {
       doc: 'How much the server logs; debug adds one line per request.',
     }),
   }),
-  ...group('Storage and caches', 'The SQLite store (result cache and saved analyses) and the caches in memory.', {
-    DATABASE_URL: sets({
-      key: 'databaseUrl',
-      kind: fileUrl,
-      default: 'file:./data/chess-paths.db',
-      doc: 'SQLite database file as a file: URL; a relative path is relative to the working directory, and the directory is created.',
-    }),
-    CACHE_MAX_BYTES: sets({
-      key: 'cacheMaxBytes',
-      kind: integer(0),
-      default: 268_435_456,
-      doc: 'Most bytes of the result cache table (a 64 x 64 answer takes a few kilobytes); least recently used rows are evicted beyond it. 0: no bound.',
-    }),
-    MAX_ANALYSIS_BYTES: sets({
-      key: 'maxAnalysisBytes',
-      kind: integer(1),
-      default: 1_048_576,
-      doc: 'Most stored bytes of one saved analysis (title, notes, FEN, queries); a save or update past it is refused with STORAGE_LIMIT_EXCEEDED and nothing is written.',
-    }),
-    ANALYSES_MAX_BYTES: sets({
-      key: 'analysesMaxBytes',
-      kind: integer(0),
-      default: 268_435_456,
-      doc: 'Most stored bytes of all saved analyses together; saves past it are refused the same way (delete analyses to make room). 0: no bound.',
-    }),
-    RESULT_MEMO_SIZE: sets({
-      key: 'resultMemoSize',
-      kind: integer(0),
-      default: 1000,
-      doc: 'Hot results kept ready to serve in memory, at most 64 MiB of them. 0 turns the memo off.',
-    }),
-    RESPONSE_CACHE_SIZE: sets({
-      key: 'responseCacheSize',
-      kind: integer(0),
-      default: 1000,
-      doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error. 0 turns it off.',
-    }),
-    PATH_CACHE_CONTROL: sets({
-      key: 'pathCacheControl',
-      kind: text,
-      default: 'public, max-age=31536000, immutable',
-      doc: 'Cache-Control of a GET answer made only of path questions, which never change; it also gets an ETag, and a request whose If-None-Match matches gets 304. Answers that touch analyses, mutations, POST answers and answers with errors are `no-store`. Set it to `no-store` to turn HTTP caching off.',
-    }),
-    CACHE_WRITE_QUEUE: sets({
-      key: 'cacheWriteQueue',
-      kind: integer(1),
-      default: 10_000,
-      doc: 'Most freshly solved results waiting to be written to the cache; the oldest are dropped past it.',
-    }),
-    DATABASE_BUSY_TIMEOUT_MS: sets({
-      key: 'databaseBusyTimeoutMs',
-      kind: integer(0),
-      default: 1000,
-      doc: "How long a database statement waits for another process's lock, ms. SQLite waits on the main thread, so every request waits too: keep it short.",
-    }),
-    DATABASE_RETRY_MS: sets({
-      key: 'databaseRetryMs',
-      kind: integer(0),
-      default: 5000,
-      doc: 'While the database is in trouble (locked, read-only, disk full: /health says degraded, saves fail with SERVICE_UNAVAILABLE) writes are refused at once and one is tried again every this many ms; a database that failed to open is opened again after this delay, doubling up to a minute (not after a migration error). 0: every write is tried, and a database that failed to open stays closed.',
-    }),
-  }),
+  ...group(
+    'Storage and caches',
+    'The store (result cache and saved analyses: SQLite, or PostgreSQL for several replicas) and the caches in memory.',
+    {
+      DATABASE_URL: sets({
+        key: 'databaseUrl',
+        kind: databaseUrl,
+        default: 'file:./data/chess-paths.db',
+        doc: 'The store. A `file:` URL is an embedded SQLite file (a relative path is relative to the working directory, and the directory is created); `postgresql://user:password@host:5432/db` is a PostgreSQL database, which several replicas can share.',
+      }),
+      DATABASE_POOL_SIZE: sets({
+        key: 'databasePoolSize',
+        kind: integer(1, 1000),
+        default: 10,
+        doc: 'Most connections to PostgreSQL per replica (SQLite always uses one). Requests wait for a free one, and a wait over DATABASE_BUSY_TIMEOUT_MS fails with SERVICE_UNAVAILABLE.',
+      }),
+      CACHE_MAX_BYTES: sets({
+        key: 'cacheMaxBytes',
+        kind: integer(0),
+        default: 268_435_456,
+        doc: 'Most bytes of the result cache table (a 64 x 64 answer takes a few kilobytes); least recently used rows are evicted beyond it. 0: no bound.',
+      }),
+      MAX_ANALYSIS_BYTES: sets({
+        key: 'maxAnalysisBytes',
+        kind: integer(1),
+        default: 1_048_576,
+        doc: 'Most stored bytes of one saved analysis (title, notes, FEN, queries); a save or update past it is refused with STORAGE_LIMIT_EXCEEDED and nothing is written.',
+      }),
+      ANALYSES_MAX_BYTES: sets({
+        key: 'analysesMaxBytes',
+        kind: integer(0),
+        default: 268_435_456,
+        doc: 'Most stored bytes of all saved analyses together; saves past it are refused the same way (delete analyses to make room). 0: no bound.',
+      }),
+      RESULT_MEMO_SIZE: sets({
+        key: 'resultMemoSize',
+        kind: integer(0),
+        default: 1000,
+        doc: 'Hot results kept ready to serve in memory, at most 64 MiB of them. 0 turns the memo off.',
+      }),
+      RESPONSE_CACHE_SIZE: sets({
+        key: 'responseCacheSize',
+        kind: integer(0),
+        default: 1000,
+        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error. 0 turns it off.',
+      }),
+      PATH_CACHE_CONTROL: sets({
+        key: 'pathCacheControl',
+        kind: text,
+        default: 'public, max-age=31536000, immutable',
+        doc: 'Cache-Control of a GET answer made only of path questions, which never change; it also gets an ETag, and a request whose If-None-Match matches gets 304. Answers that touch analyses, mutations, POST answers and answers with errors are `no-store`. Set it to `no-store` to turn HTTP caching off.',
+      }),
+      CACHE_WRITE_QUEUE: sets({
+        key: 'cacheWriteQueue',
+        kind: integer(1),
+        default: 10_000,
+        doc: 'Most freshly solved results waiting to be written to the cache; the oldest are dropped past it.',
+      }),
+      DATABASE_BUSY_TIMEOUT_MS: sets({
+        key: 'databaseBusyTimeoutMs',
+        kind: integer(0),
+        default: 1000,
+        doc: "How long a database statement waits for another process's lock, ms. SQLite waits on the main thread, so every request waits too: keep it short.",
+      }),
+      DATABASE_RETRY_MS: sets({
+        key: 'databaseRetryMs',
+        kind: integer(0),
+        default: 5000,
+        doc: 'While the database is in trouble (locked, read-only, disk full: /health says degraded, saves fail with SERVICE_UNAVAILABLE) writes are refused at once and one is tried again every this many ms; a database that failed to open is opened again after this delay, doubling up to a minute (not after a migration error). 0: every write is tried, and a database that failed to open stays closed.',
+      }),
+    },
+  ),
   ...group('Workers and admission', 'How much engine work runs at once, and how much may wait for it.', {
     WORKER_THREADS: sets({
       key: 'workerThreads',

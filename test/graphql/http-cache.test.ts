@@ -141,13 +141,11 @@ describe('what shared caches key on', () => {
     const any = await startTestServer({ database: false, env: { CORS_ORIGINS: '*' } });
     try {
       // Without an Origin (a CDN filling its cache) and with one: a cache must keep them apart.
-      for (const headers of [{}, { origin: 'https://a.example' }, { origin: 'https://b.example' }]) {
-        const { res } = await get(listed, PATHS, undefined, headers);
+      for (const origin of [undefined, 'https://a.example', 'https://b.example']) {
+        const { res } = await get(listed, PATHS, undefined, origin ? { origin } : {});
         expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
         expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
-        expect(res.headers.get('access-control-allow-origin')).toBe(
-          'origin' in headers && headers.origin === 'https://a.example' ? 'https://a.example' : null,
-        );
+        expect(res.headers.get('access-control-allow-origin')).toBe(origin === 'https://a.example' ? origin : null);
       }
       // With *, one kept answer serves every origin.
       expect((await get(any, PATHS)).res.headers.get('access-control-allow-origin')).toBe('*');
