@@ -20,6 +20,8 @@ export enum ErrorCode {
   Forbidden = 'FORBIDDEN',
   /** No such analysis, or no such route. */
   NotFound = 'NOT_FOUND',
+  /** An update of an analysis that changed since the version it expected. */
+  Conflict = 'CONFLICT',
   /** The request used its engine time (ENGINE_BUDGET_MS). */
   EngineBudgetExceeded = 'ENGINE_BUDGET_EXCEEDED',
   /** The answer would be over MAX_RESPONSE_BYTES. */

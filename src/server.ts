@@ -29,6 +29,7 @@ import { EnginePool, OverloadedError } from './graphql/work/pool.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
+import { redactUrl } from './store/dialect.js';
 import type { Store, StoreOptions } from './store/types.js';
 
 /** Longest wait between two attempts to open the database. */
@@ -172,6 +173,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     if (!openStore || stopping) return Promise.resolve();
     opening = openStore({
       databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
       maxCacheBytes: config.cacheMaxBytes,
       maxAnalysisBytes: config.maxAnalysisBytes,
       maxAnalysesBytes: config.analysesMaxBytes,
@@ -186,7 +188,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
         store = opened;
         database = 'ok';
         openFailure = undefined;
-        logger.info({ databaseUrl: config.databaseUrl, attempt: attempt + 1 }, 'database ready');
+        logger.info({ databaseUrl: redactUrl(config.databaseUrl), attempt: attempt + 1 }, 'database ready');
       },
       (err: unknown) => {
         database = 'unavailable';
@@ -195,7 +197,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
         const retry = !migration && !stopping && config.databaseRetryMs > 0;
         const delay = Math.min(MAX_OPEN_RETRY_MS, config.databaseRetryMs * 2 ** Math.min(attempt, 16));
         logger.error(
-          { err, databaseUrl: config.databaseUrl, ...(retry ? { retryInMs: delay } : {}) },
+          { err, databaseUrl: redactUrl(config.databaseUrl), ...(retry ? { retryInMs: delay } : {}) },
           'database failed to open; serving path queries from the engine only',
         );
         if (retry) {

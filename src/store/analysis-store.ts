@@ -4,7 +4,9 @@
  * The edit token is 256 random bits (base64url), returned once by `save` and stored only as its
  * SHA-256; a presented token is hashed and compared with `timingSafeEqual`. Changes and deletions
  * check the token inside the same transaction as the write, so a wrong token changes nothing.
- * Listing is newest first (`createdAt` desc, then `id` desc) with opaque keyset cursors.
+ * Listing is newest first (`createdAt` desc, then `id` desc) with opaque keyset cursors. Every
+ * update writes the next `version` by compare-and-set, so concurrent updates through several
+ * replicas are applied one after the other, and an update may insist on the version it read.
  *
  * Byte budgets (`./analysis-budget.ts`): an analysis larger than `maxAnalysisBytes` is refused
  * before anything is written; the total of all analyses (kept by triggers in `StoreTotals`) is
@@ -22,6 +24,8 @@ import {
   type AnalysisPatch,
   type AnalysisRecord,
   type AnalysisStore,
+  ConflictError,
+  DatabaseUnavailableError,
   ForbiddenError,
   NotFoundError,
 } from './types.js';
@@ -37,6 +41,7 @@ interface AnalysisRow {
   bytes: number;
   createdAt: Date;
   updatedAt: Date;
+  version: number;
 }
 
 /** Hex SHA-256 of an edit token. */
@@ -62,6 +67,7 @@ function toRecord(row: AnalysisRow): AnalysisRecord {
     resultKeys: JSON.parse(row.resultKeys) as string[],
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    version: row.version,
   };
 }
 
@@ -91,6 +97,9 @@ export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: str
   return { createdAt, id: match[2] };
 }
 
+/** Attempts of an update that keeps meeting concurrent updates of the same analysis. */
+const MAX_UPDATE_ATTEMPTS = 20;
+
 /** Budgets of `PrismaAnalysisStore`, in bytes. */
 export interface AnalysisStoreOptions {
   /** Most stored bytes of one analysis. */
@@ -99,7 +108,7 @@ export interface AnalysisStoreOptions {
   maxAnalysesBytes: number;
 }
 
-/** Saved analyses in SQLite; see the file comment. */
+/** Saved analyses (SQLite or PostgreSQL); see the file comment. */
 export class PrismaAnalysisStore implements AnalysisStore {
   readonly #prisma: PrismaClient;
   readonly #budget: AnalysisBudget;
@@ -179,39 +188,54 @@ export class PrismaAnalysisStore implements AnalysisStore {
     };
   }
 
-  async update(id: string, editToken: string, patch: AnalysisPatch): Promise<AnalysisRecord> {
-    return this.#prisma.$transaction(async (tx) => {
-      const row = await tx.analysis.findUnique({ where: { id } });
-      if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
-      if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
-      const current = toRecord(row);
-      checkLengths(patch.queries ?? current.queries, patch.resultKeys ?? current.resultKeys);
-      const data: {
-        title?: string;
-        notes?: string | null;
-        fen?: string | null;
-        queries?: string;
-        resultKeys?: string;
-        updatedAt: Date;
-      } = { updatedAt: new Date() };
-      if (patch.title !== undefined) data.title = patch.title;
-      if (patch.notes !== undefined) data.notes = patch.notes;
-      if (patch.fen !== undefined) data.fen = patch.fen;
-      if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
-      if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
-      if (Object.keys(data).length === 1) return current;
-      const bytes = analysisBytes({
-        title: data.title ?? row.title,
-        notes: data.notes !== undefined ? data.notes : row.notes,
-        fen: data.fen !== undefined ? data.fen : row.fen,
-        queries: data.queries ?? row.queries,
-        resultKeys: data.resultKeys ?? row.resultKeys,
+  async update(id: string, editToken: string, patch: AnalysisPatch, expectedVersion?: number): Promise<AnalysisRecord> {
+    // Compare-and-set on the version: a concurrent update (another request, another replica)
+    // between the read and the write makes the write match nothing; the whole change is then
+    // worked out again on what that update wrote, so neither is lost.
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.#prisma.$transaction(async (tx) => {
+        const row = await tx.analysis.findUnique({ where: { id } });
+        if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
+        if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
+        if (expectedVersion !== undefined && expectedVersion !== row.version) {
+          throw new ConflictError(expectedVersion, row.version);
+        }
+        const current = toRecord(row);
+        checkLengths(patch.queries ?? current.queries, patch.resultKeys ?? current.resultKeys);
+        const data: {
+          title?: string;
+          notes?: string | null;
+          fen?: string | null;
+          queries?: string;
+          resultKeys?: string;
+        } = {};
+        if (patch.title !== undefined) data.title = patch.title;
+        if (patch.notes !== undefined) data.notes = patch.notes;
+        if (patch.fen !== undefined) data.fen = patch.fen;
+        if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
+        if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
+        if (Object.keys(data).length === 0) return current;
+        const bytes = analysisBytes({
+          title: data.title ?? row.title,
+          notes: data.notes !== undefined ? data.notes : row.notes,
+          fen: data.fen !== undefined ? data.fen : row.fen,
+          queries: data.queries ?? row.queries,
+          resultKeys: data.resultKeys ?? row.resultKeys,
+        });
+        this.#budget.checkOne(bytes);
+        const written = { ...data, bytes, updatedAt: new Date(), version: row.version + 1 };
+        const { count } = await tx.analysis.updateMany({ where: { id, version: row.version }, data: written });
+        if (count === 0) return undefined; // changed meanwhile: work it out again
+        await this.#budget.checkTotal(tx, bytes, row.bytes);
+        return toRecord({ ...row, ...written });
       });
-      this.#budget.checkOne(bytes);
-      const updated = await tx.analysis.update({ where: { id }, data: { ...data, bytes } });
-      await this.#budget.checkTotal(tx, bytes, row.bytes);
-      return toRecord(updated);
-    });
+      if (outcome) return outcome;
+      if (attempt >= MAX_UPDATE_ATTEMPTS) {
+        throw new DatabaseUnavailableError(
+          `the analysis kept changing under ${MAX_UPDATE_ATTEMPTS} attempts to update it`,
+        );
+      }
+    }
   }
 
   /**

@@ -2,8 +2,9 @@
  * Whether the database can be used, as a small circuit breaker around every store operation.
  *
  * An operation that fails because of the database itself (SQLite says it is locked, read-only,
- * full, cannot open or read its file, or is corrupt) rejects with `DatabaseUnavailableError`
- * carrying SQLite's own words, and the store is marked unavailable. While it is, writes fail at
+ * full, cannot open or read its file, or is corrupt; PostgreSQL cannot be reached, is shutting
+ * down or restarting, is out of connections or disk) rejects with `DatabaseUnavailableError`
+ * carrying the database's own words, and the store is marked unavailable. While it is, writes fail at
  * once instead of reaching SQLite: better-sqlite3 is synchronous, so a write to a locked database
  * would hold the event loop for the whole busy timeout, every time. Once every `retryMs` one write
  * is let through as a trial (or `healthy()` runs a trial write of its own); the first write that
@@ -50,15 +51,65 @@ function sqliteCause(error: unknown): SqliteCause | undefined {
   return undefined;
 }
 
+/** Kinds of Prisma driver-adapter error that mean PostgreSQL cannot be reached or used. */
+const UNAVAILABLE_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'SocketTimeout',
+  'TooManyConnections',
+  'DatabaseDoesNotExist',
+  'DatabaseAccessDenied',
+  'AuthenticationFailed',
+  'TlsConnectionError',
+]);
 /**
- * Why `error` means the database is unavailable, in SQLite's words (`database is locked`,
- * `attempt to write a readonly database`, `database or disk is full`), or undefined when it is
- * some other error.
+ * PostgreSQL SQLSTATE classes that mean the server, not the request, is the problem: connection
+ * exceptions (08), insufficient resources (53: disk full, out of memory), operator intervention
+ * (57P: shutting down, starting up), system errors (58), and a read-only transaction (25006).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)|^25006$/;
+/** What the `pg` driver says when a connection dies or none can be had in time. */
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)/i;
+
+/** Why a PostgreSQL-side error (anywhere in the chain) means the database is unavailable, or undefined. */
+function postgresReason(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const e = current as {
+      kind?: unknown;
+      code?: unknown;
+      message?: unknown;
+      originalCode?: unknown;
+      originalMessage?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+      cause?: unknown;
+    };
+    if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return `PostgreSQL: ${e.kind}`;
+    const sqlstate = e.kind === 'postgres' ? e.code : e.originalCode;
+    if (typeof sqlstate === 'string' && UNAVAILABLE_SQLSTATE.test(sqlstate)) {
+      return String(e.message ?? e.originalMessage ?? sqlstate)
+        .split('\n')[0]
+        .slice(0, 200);
+    }
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message))
+      return e.message.split('\n')[0].slice(0, 200);
+    current = e.meta?.driverAdapterError?.cause ?? e.cause;
+  }
+  return undefined;
+}
+
+/**
+ * Why `error` means the database is unavailable, in the database's words (SQLite's
+ * `database is locked`, `attempt to write a readonly database`, `database or disk is full`;
+ * PostgreSQL's connection errors, shutdown, full disk), or undefined when it is some other error.
  */
 export function unavailableReason(error: unknown): string | undefined {
   if (error instanceof DatabaseUnavailableError) return error.reason;
   const cause = sqliteCause(error);
   if (cause && UNAVAILABLE_CODE.test(cause.code)) return cause.message.split('\n')[0].slice(0, 200);
+  const postgres = postgresReason(error);
+  if (postgres) return postgres;
   const name = (error as { name?: unknown } | null)?.name;
   if (name === 'PrismaClientInitializationError') return 'the database cannot be opened';
   return undefined;

@@ -14,6 +14,7 @@
  */
 
 import { yieldToEventLoop } from './chunks.js';
+import { type Dialect, placeholders } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoredResult } from './types.js';
 
@@ -41,20 +42,22 @@ export function cacheRowBytes(result: StoredResult): number {
 const EVICT_SQL = `DELETE FROM "CachedResult" WHERE "key" IN (
   SELECT "key" FROM (
     SELECT "key", SUM("bytes") OVER (ORDER BY "lastHitAt", "key" ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS "before"
-    FROM (SELECT "key", "bytes", "lastHitAt" FROM "CachedResult" ORDER BY "lastHitAt", "key" LIMIT ${EVICT_ROWS})
-  )
+    FROM (SELECT "key", "bytes", "lastHitAt" FROM "CachedResult" ORDER BY "lastHitAt", "key" LIMIT ${EVICT_ROWS}) AS "oldest"
+  ) AS "ranked"
   WHERE COALESCE("before", 0) < (SELECT "cacheBytes" FROM "StoreTotals" WHERE "id" = 1) - ?
 )`;
 
 /** Keeps the cache table within `maxBytes` (0: no limit). */
 export class CacheBudget {
   readonly #prisma: PrismaClient;
+  readonly #evictSql: string;
   readonly maxBytes: number;
 
-  constructor(prisma: PrismaClient, maxBytes: number) {
+  constructor(prisma: PrismaClient, maxBytes: number, dialect: Dialect = 'sqlite') {
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
       throw new RangeError(`maxCacheBytes must be a non-negative integer, got ${maxBytes}`);
     this.#prisma = prisma;
+    this.#evictSql = placeholders(dialect, EVICT_SQL);
     this.maxBytes = maxBytes;
   }
 
@@ -68,7 +71,7 @@ export class CacheBudget {
    * limit). It returns how many rows it deleted; `EVICT_ROWS` means `evict()` must go on.
    */
   evictStatement() {
-    return this.maxBytes === 0 ? undefined : this.#prisma.$executeRawUnsafe(EVICT_SQL, this.maxBytes);
+    return this.maxBytes === 0 ? undefined : this.#prisma.$executeRawUnsafe(this.#evictSql, this.maxBytes);
   }
 
   /**

@@ -1,8 +1,10 @@
 /**
- * Persistence: `openStore` applies the committed migrations, opens the SQLite database named by a
- * `file:` URL through Prisma's better-sqlite3 driver adapter on ONE connection that holds the
- * database exclusively (`./connection.ts`: the WAL index lives in heap memory, so no `-shm` file is
- * mapped and nothing done to such a file can crash the process), runs a trial write, and returns
+ * Persistence: `openStore` applies the committed migrations and opens the database its URL names:
+ * a SQLite file (`file:`) through Prisma's better-sqlite3 driver adapter on ONE connection that
+ * holds the database exclusively (`./connection.ts`: the WAL index lives in heap memory, so no
+ * `-shm` file is mapped and nothing done to such a file can crash the process), or PostgreSQL
+ * (`postgresql://`, shared by several replicas) through the pg adapter on a bounded pool
+ * (`./connection-postgres.ts`, migrations under an advisory lock). It runs a trial write, and returns
  * the result cache and the analysis store (contract in `./types.ts`), each operation guarded by
  * the availability circuit breaker (`./availability.ts`): a database that is locked, read-only or
  * full turns into `DatabaseUnavailableError`s and an unhealthy store until a write succeeds again.
@@ -14,16 +16,22 @@ import { DEFAULTS } from '../config.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
 import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
+import { postgresAdapter, probeWritePostgres } from './connection-postgres.js';
+import { dialectOf, redactUrl } from './dialect.js';
 import { PrismaClient } from './generated/prisma/client.js';
+import { PrismaClient as PostgresPrismaClient } from './generated/prisma-postgres/client.js';
 import { migrate, type StoreLogger } from './migrate.js';
+import { migratePostgres } from './migrate-postgres.js';
 import { PrismaResultCache } from './result-cache.js';
 import { readTotals, type StoreTotals } from './totals.js';
 import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
 export { unavailableReason } from './availability.js';
 export type { LockingMode } from './connection.js';
+export { type Dialect, dialectOf, redactUrl } from './dialect.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
 export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
+export { DEFAULT_POSTGRES_MIGRATIONS_DIR, migratePostgres } from './migrate-postgres.js';
 export type { StoreTotals } from './totals.js';
 export * from './types.js';
 
@@ -102,17 +110,36 @@ export interface OpenedStore extends Store {
  */
 export async function openStore(options: StoreOptions, extras: StoreExtras = {}): Promise<OpenedStore> {
   const logger = extras.logger ?? consoleLogger;
-  const file = databaseFileFromUrl(options.databaseUrl);
-  mkdirSync(dirname(file), { recursive: true });
+  const dialect = dialectOf(options.databaseUrl);
+  if (!dialect) {
+    throw new Error(
+      `DATABASE_URL must be a SQLite file: URL such as ${DEFAULTS.DATABASE_URL} or a postgresql:// URL, got ${JSON.stringify(redactUrl(options.databaseUrl))}`,
+    );
+  }
   const busyTimeoutMs = extras.busyTimeoutMs ?? options.busyTimeoutMs ?? 5000;
-
-  migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
-
   const lockingMode = extras.lockingMode ?? 'exclusive';
-  const adapter = connectionFactory(file, { lockingMode, busyTimeoutMs });
-  const prisma = extras.onQuery
-    ? new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] })
-    : new PrismaClient({ adapter });
+  const log = extras.onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
+  let prisma: PrismaClient;
+  if (dialect === 'sqlite') {
+    const file = databaseFileFromUrl(options.databaseUrl);
+    mkdirSync(dirname(file), { recursive: true });
+    migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
+    prisma = new PrismaClient({ adapter: connectionFactory(file, { lockingMode, busyTimeoutMs }), ...log });
+  } else {
+    await migratePostgres(options.databaseUrl, {
+      migrationsDir: extras.migrationsDir,
+      connectTimeoutMs: Math.max(busyTimeoutMs, 5000),
+      logger,
+    });
+    const adapter = postgresAdapter(options.databaseUrl, {
+      poolSize: options.poolSize ?? 10,
+      connectTimeoutMs: Math.max(busyTimeoutMs, 1000),
+      logger,
+    });
+    // Both generated clients have the same models and methods: the SQLite client's type stands
+    // for both in the store's code.
+    prisma = new PostgresPrismaClient({ adapter, ...log }) as unknown as PrismaClient;
+  }
   if (extras.onQuery) {
     const onQuery = extras.onQuery;
     (
@@ -126,7 +153,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   const availability = new Availability({
     retryMs: options.retryMs ?? 5000,
     freshMs: extras.healthFreshMs,
-    probe: () => probeWrite(prisma),
+    probe: () => (dialect === 'sqlite' ? probeWrite(prisma) : probeWritePostgres(prisma)),
     logger,
   });
   const cache = new PrismaResultCache(prisma, {
@@ -134,6 +161,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     logger,
     hitFlushDelayMs: extras.hitFlushDelayMs,
     guardWrite: (write) => availability.write(write),
+    dialect,
   });
   const analyses = new PrismaAnalysisStore(prisma, {
     maxAnalysisBytes: options.maxAnalysisBytes,
@@ -141,7 +169,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   });
   try {
     await prisma.$connect();
-    await configureConnection(prisma, lockingMode);
+    if (dialect === 'sqlite') await configureConnection(prisma, lockingMode);
     await extras.onConnected?.(prisma);
   } catch (error) {
     await prisma.$disconnect().catch(() => undefined);
@@ -159,7 +187,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     save: (input) => availability.write(() => analyses.save(input)),
     get: (id) => availability.read(() => analyses.get(id)),
     list: (args) => availability.read(() => analyses.list(args)),
-    update: (id, token, patch) => availability.write(() => analyses.update(id, token, patch)),
+    update: (id, token, patch, expectedVersion) =>
+      availability.write(() => analyses.update(id, token, patch, expectedVersion)),
     delete: (id, token) => availability.write(() => analyses.delete(id, token)),
   };
   let closing: Promise<void> | null = null;

@@ -93,7 +93,7 @@ export function readMigrations(migrationsDir: string = DEFAULT_MIGRATIONS_DIR): 
   });
 }
 
-interface HistoryRow {
+export interface HistoryRow {
   id: string;
   checksum: string;
   finished_at: unknown;
@@ -202,7 +202,7 @@ function readHistory(db: Database.Database): HistoryRow[] {
 }
 
 /** True when a migration is pending or a history row is unfinished. */
-function needsWork(rows: HistoryRow[], migrations: LocalMigration[]): boolean {
+export function needsWork(rows: HistoryRow[], migrations: LocalMigration[]): boolean {
   const live = rows.filter((row) => row.rolled_back_at == null);
   if (live.some((row) => row.finished_at == null)) return true;
   const applied = new Set(live.map((row) => row.migration_name));
@@ -210,11 +210,12 @@ function needsWork(rows: HistoryRow[], migrations: LocalMigration[]): boolean {
 }
 
 /**
- * Validates the history against the directory and returns the names of the applied migrations:
+ * Validates the history against the directory (`where` names the database in messages) and
+ * returns the names of the applied migrations:
  * an unfinished row or a changed checksum is a `MigrationError`; a row without a directory is
  * only reported.
  */
-function checkHistory(
+export function checkHistory(
   file: string,
   rows: HistoryRow[],
   migrations: LocalMigration[],

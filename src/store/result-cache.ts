@@ -19,6 +19,7 @@
 import type { Piece } from '../engine/types.js';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
+import { type Dialect, placeholders } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { HitCounter } from './hit-counter.js';
 import type { StoreLogger } from './migrate.js';
@@ -33,6 +34,8 @@ export interface ResultCacheOptions {
   hitFlushDelayMs?: number;
   /** Runs the background writes of hit counts (the store passes its availability guard). */
   guardWrite?: <T>(write: () => Promise<T>) => Promise<T>;
+  /** The database's SQL dialect (default SQLite). */
+  dialect?: Dialect;
 }
 
 /** Keys per size lookup (the BLOBs are not read). */
@@ -136,13 +139,15 @@ function toStored(row: CachedRow): StoredResult {
 export class PrismaResultCache implements ResultCache {
   readonly #prisma: PrismaClient;
   readonly #options: ResultCacheOptions;
+  readonly #dialect: Dialect;
   readonly #budget: CacheBudget;
   readonly #hits: HitCounter;
 
   constructor(prisma: PrismaClient, options: ResultCacheOptions) {
     this.#prisma = prisma;
     this.#options = options;
-    this.#budget = new CacheBudget(prisma, options.maxCacheBytes);
+    this.#budget = new CacheBudget(prisma, options.maxCacheBytes, options.dialect);
+    this.#dialect = options.dialect ?? 'sqlite';
     this.#hits = new HitCounter(prisma, options);
   }
 
@@ -230,7 +235,10 @@ export class PrismaResultCache implements ResultCache {
         );
       }
       const rows = params.length / PARAMS_PER_ROW;
-      const sql = `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`;
+      const sql = placeholders(
+        this.#dialect,
+        `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`,
+      );
       const upsert = this.#prisma.$executeRawUnsafe(sql, ...params);
       const evict = this.#budget.evictStatement();
       const statements = evict ? [upsert, evict] : [upsert];

@@ -1,9 +1,10 @@
 /**
  * The contract between the GraphQL layer and persistence. `src/store/index.ts` exports
- * `openStore(options): Promise<Store>`, which opens SQLite through Prisma, applies the committed
- * migrations and returns these two services. Resolvers depend on these interfaces only. When the
- * database cannot be used (locked, read-only, full, I/O errors), operations reject with
- * `DatabaseUnavailableError` instead of the driver's error.
+ * `openStore(options): Promise<Store>`, which opens SQLite or PostgreSQL through Prisma, applies
+ * the committed migrations and returns these two services. Resolvers depend on these interfaces
+ * only, and never know which database is behind them. When the database cannot be used (locked,
+ * read-only, full, unreachable), operations reject with `DatabaseUnavailableError` instead of
+ * the driver's error.
  */
 import type { CanonicalProblem, PathQuery } from '../engine/types.js';
 import { ErrorCode, ServiceError } from '../errors.js';
@@ -57,6 +58,8 @@ export interface AnalysisRecord {
   resultKeys: string[];
   createdAt: Date;
   updatedAt: Date;
+  /** 1 at creation, one more at every update that changed something. */
+  version: number;
 }
 
 /** One page of analyses, newest first. */
@@ -89,9 +92,14 @@ export interface AnalysisStore {
   get(id: string): Promise<AnalysisRecord | null>;
   /** Newest first; `after` is an opaque cursor from a previous page (bad cursor: InputError). */
   list(args: { first: number; after?: string | null }): Promise<AnalysisPage>;
+  /**
+   * Applies `patch` as one change on top of whatever was last written (concurrent updates, from
+   * any replica, are applied one after the other: none is lost). With `expectedVersion`, only if
+   * the analysis is still at that version, else `ConflictError`. Throws `ForbiddenError` on a
+   * wrong token, `NotFoundError` for an unknown id.
+   */
+  update(id: string, editToken: string, patch: AnalysisPatch, expectedVersion?: number): Promise<AnalysisRecord>;
   /** Throws `ForbiddenError` on a wrong token, `NotFoundError` for an unknown id. */
-  update(id: string, editToken: string, patch: AnalysisPatch): Promise<AnalysisRecord>;
-  /** Throws `ForbiddenError` on a wrong token; false when no such analysis. */
   delete(id: string, editToken: string): Promise<boolean>;
 }
 
@@ -112,8 +120,10 @@ export interface Store {
 
 /** Options of `openStore`; every one has a default taken from the environment by the server. */
 export interface StoreOptions {
-  /** `file:./data/chess-paths.db` style URL; the directory is created. */
+  /** `file:./data/chess-paths.db` (SQLite; the directory is created) or `postgresql://...`. */
   databaseUrl: string;
+  /** Most connections to PostgreSQL (default 10; SQLite always has one). */
+  poolSize?: number;
   /** Most bytes of the cache table; least recently used rows are evicted beyond it (0: no limit). */
   maxCacheBytes: number;
   /** Most stored bytes of one analysis (title, notes, FEN, queries): `StorageLimitError` past it. */
@@ -141,6 +151,27 @@ export class NotFoundError extends ServiceError {
   readonly code = ErrorCode.NotFound;
 }
 
+/** An update said which version it changes, and the analysis is no longer at that version. */
+export class ConflictError extends ServiceError {
+  override readonly name = 'ConflictError';
+  readonly code = ErrorCode.Conflict;
+  constructor(
+    /** The version the update expected. */
+    readonly expectedVersion: number,
+    /** The analysis's version now. */
+    readonly currentVersion: number,
+  ) {
+    super(
+      `The analysis is at version ${currentVersion}, not ${expectedVersion}: it was changed since you read it. ` +
+        'Read it again, then update with expectedVersion set to its new version.',
+    );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { expectedVersion: this.expectedVersion, currentVersion: this.currentVersion };
+  }
+}
+
 /** A save or update would go over an analysis byte budget; nothing was written. */
 export class StorageLimitError extends ServiceError {
   override readonly name = 'StorageLimitError';
@@ -160,7 +191,7 @@ export class StorageLimitError extends ServiceError {
   }
 }
 
-/** The database cannot be used right now; `reason` is SQLite's own words, e.g. `database is locked`. */
+/** The database cannot be used right now; `reason` is the database's own words, e.g. `database is locked`. */
 export class DatabaseUnavailableError extends ServiceError {
   override readonly name = 'DatabaseUnavailableError';
   readonly code = ErrorCode.ServiceUnavailable;

@@ -182,7 +182,7 @@ describe('migrate', () => {
     for (const a of analyses) insert.run(a.id, a.title, a.notes, a.fen, a.queries, a.resultKeys);
     db.close();
 
-    expect(migrate(file).applied).toEqual([names[budgets]]);
+    expect(migrate(file).applied).toEqual(names.slice(budgets));
     const after = new Database(file);
     try {
       expect(after.prepare('SELECT COUNT(*) FROM "CachedResult"').pluck().get()).toBe(0);
@@ -191,6 +191,8 @@ describe('migrate', () => {
       expect(columns.at(-1)).toBe('layers');
       const sizes = after.prepare('SELECT "id", "bytes" FROM "Analysis" ORDER BY "id"').all();
       expect(sizes).toEqual(analyses.map((a) => ({ id: a.id, bytes: analysisBytes(a) })));
+      // analysis_version: existing analyses start at version 1.
+      expect(after.prepare('SELECT "version" FROM "Analysis"').pluck().all()).toEqual([1, 1]);
       const totals = after.prepare('SELECT * FROM "StoreTotals"').all();
       const sum = analyses.reduce((n, a) => n + analysisBytes(a), 0);
       expect(totals).toEqual([{ id: 1, cacheRows: 0, cacheBytes: 0, analysisRows: 2, analysisBytes: sum }]);

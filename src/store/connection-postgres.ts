@@ -1,0 +1,52 @@
+/**
+ * The service's PostgreSQL connections: a bounded `pg` pool (DATABASE_POOL_SIZE) behind Prisma's
+ * pg driver adapter, and the trial write that proves the database writable. A request that finds
+ * every connection busy waits for one at most the busy timeout, then fails (and the store reports
+ * the database unavailable) instead of queueing without end. Errors of idle connections (the
+ * server restarting) are only logged: the pool replaces them, and the store recovers without a
+ * restart once the database answers again.
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { PrismaClient } from './generated/prisma/client.js';
+import type { StoreLogger } from './migrate.js';
+
+/** Options of the pool. */
+export interface PostgresPoolOptions {
+  /** Most connections (DATABASE_POOL_SIZE). */
+  poolSize: number;
+  /** Longest wait for a free connection or a new one, ms. */
+  connectTimeoutMs: number;
+  logger: StoreLogger;
+}
+
+/** Prisma's driver-adapter factory for the PostgreSQL database at `url`. */
+export function postgresAdapter(url: string, options: PostgresPoolOptions): PrismaPg {
+  const onError = (err: Error) => options.logger.warn({ err: err.message }, 'PostgreSQL connection error');
+  return new PrismaPg(
+    {
+      connectionString: url,
+      max: options.poolSize,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+      idleTimeoutMillis: 30_000,
+    },
+    { onPoolError: onError, onConnectionError: onError },
+  );
+}
+
+/** Key of the trial row; never a real cache key (those are hex). */
+const PROBE_KEY = '~health-probe';
+
+/**
+ * The trial write on PostgreSQL: a cache row of 8 KiB inserted and deleted in one committed
+ * transaction (a real write through the pool, the WAL and the triggers; nothing left behind).
+ */
+export async function probeWritePostgres(prisma: PrismaClient): Promise<void> {
+  await prisma.$transaction([
+    prisma.$executeRawUnsafe(
+      'INSERT INTO "CachedResult" ("key", "piece", "files", "ranks", "mask", "sources", "targets", "bytes", "layers") ' +
+        "VALUES ($1, 'KING', 1, 1, '0x0', '0x0', '0x0', 8192, decode(repeat('00', 8192), 'hex')) ON CONFLICT DO NOTHING",
+      PROBE_KEY,
+    ),
+    prisma.$executeRawUnsafe('DELETE FROM "CachedResult" WHERE "key" = $1', PROBE_KEY),
+  ]);
+}
