@@ -80,7 +80,7 @@ export const analysisMutations: MutationResolvers = {
       resultKeys,
     });
   },
-  updateAnalysis: async (_root, { id, editToken, input }, ctx) => {
+  updateAnalysis: async (_root, { id, editToken, input, expectedVersion }, ctx) => {
     const { limits } = ctx.services;
     const patch: AnalysisPatch = {};
     if (input.title !== undefined) {
@@ -102,7 +102,7 @@ export const analysisMutations: MutationResolvers = {
         throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
       Object.assign(patch, await storedQueries(ctx, input.queries, ['input', 'queries']));
     }
-    return requireStore(ctx).analyses.update(id, editToken, patch);
+    return requireStore(ctx).analyses.update(id, editToken, patch, expectedVersion ?? undefined);
   },
   deleteAnalysis: (_root, { id, editToken }, ctx) => requireStore(ctx).analyses.delete(id, editToken),
 };

@@ -126,6 +126,35 @@ describe('analyses', () => {
     });
   });
 
+  it('versions every update; expectedVersion refuses a stale one with CONFLICT; concurrent updates are all applied', async () => {
+    const saved = await save({ title: 'v', queries: [seed] });
+    const { id } = saved.analysis;
+    const UPDATE = `mutation($id: ID!, $token: String!, $input: UpdateAnalysisInput!, $v: Int) {
+      updateAnalysis(id: $id, editToken: $token, input: $input, expectedVersion: $v) { title notes version }
+    }`;
+    const read = async () =>
+      (await t.gql('query($id: ID!) { analysis(id: $id) { title notes version } }', { id })).body.data.analysis;
+    expect((await read()).version).toBe(1);
+    const first = await t.gql(UPDATE, { id, token: saved.editToken, input: { title: 'v2' }, v: 1 });
+    expect(first.body.data.updateAnalysis).toEqual({ title: 'v2', notes: null, version: 2 });
+    // A second writer that read version 1 is refused, and nothing of it is written.
+    const stale = await t.gql(UPDATE, { id, token: saved.editToken, input: { notes: 'stale' }, v: 1 });
+    expect(stale.body.errors?.[0]).toMatchObject({
+      path: ['updateAnalysis'],
+      extensions: { code: 'CONFLICT', expectedVersion: 1, currentVersion: 2 },
+    });
+    expect(await read()).toEqual({ title: 'v2', notes: null, version: 2 });
+    // Without expectedVersion, twenty concurrent updates of different fields are all applied.
+    const updates = Array.from({ length: 20 }, (_, i) =>
+      t.gql(UPDATE, { id, token: saved.editToken, input: i % 2 ? { notes: `n${i}` } : { title: `t${i}` } }),
+    );
+    const answers = await Promise.all(updates);
+    expect(answers.every((a) => a.body.errors === undefined)).toBe(true);
+    const versions = answers.map((a) => a.body.data.updateAnalysis.version).sort((a, b) => a - b);
+    expect(versions).toEqual(Array.from({ length: 20 }, (_, i) => i + 3));
+    expect((await read()).version).toBe(22);
+  });
+
   it('deletes with the right token only', async () => {
     const doomed = await save({ title: 'doomed', queries: [seed] });
     const DELETE = 'mutation($id: ID!, $token: String!) { deleteAnalysis(id: $id, editToken: $token) }';
