@@ -51,5 +51,6 @@ export interface Config {
   shutdownTimeoutMs: number;
   rateLimitMutations: number;
   rateLimitWindowMs: number;
+  trustProxyHops: number;
   limits: Limits;
 }

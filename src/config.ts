@@ -266,7 +266,13 @@ export const VARIABLES = {
       key: 'rateLimitMutations',
       kind: integer(0),
       default: 60,
-      doc: 'Mutation fields (an aliased field counts once per alias) one client address may run per window; past it HTTP 429 with a Retry-After header and extensions.code RATE_LIMITED. The address is the TCP peer: behind a proxy, limit there and set 0 here. Queries are never limited. 0: no limit.',
+      doc: 'Mutation fields (an aliased field counts once per alias) one client address may run per window; past it HTTP 429 with a Retry-After header and extensions.code RATE_LIMITED. The address is the TCP peer, or behind proxies of your own the one they forwarded (TRUST_PROXY_HOPS). Queries are never limited. 0: no limit.',
+    }),
+    TRUST_PROXY_HOPS: sets({
+      key: 'trustProxyHops',
+      kind: integer(0, 10),
+      default: 0,
+      doc: 'Proxies of your own in front of the server (a load balancer, a CDN), whose X-Forwarded-For entries are trusted: the client address of the rate limit is the entry that many places from the right (1: the address nginx in front saw). 0: the TCP peer, and X-Forwarded-For is ignored (a client could forge it).',
     }),
     RATE_LIMIT_WINDOW_MS: sets({
       key: 'rateLimitWindowMs',

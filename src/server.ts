@@ -6,8 +6,8 @@
  * doubling up to a minute (not after a migration error, which needs a person). Closing is one
  * bounded sequence within SHUTDOWN_TIMEOUT_MS: stop accepting, let requests in flight finish,
  * write what fits of the queued cache entries (the rest is only a cache), end the workers, close
- * the database. Run directly (`node dist/server.js`), it reads the environment and shuts down
- * gracefully on SIGTERM and SIGINT.
+ * the database and the rate limiter's connections. Run directly (`node dist/server.js`), it reads
+ * the environment and shuts down gracefully on SIGTERM and SIGINT.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,7 @@ import { isRequestError } from './graphql/errors.js';
 import { GraphqlGateway } from './graphql/gateway.js';
 import { HotResults } from './graphql/hot-results.js';
 import { PreparedQueries } from './graphql/prepared-queries.js';
+import { createRateLimiter } from './graphql/rate-limiter.js';
 import type { Services } from './graphql/services.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
@@ -54,7 +55,10 @@ export interface RunningServer {
   /** The GraphQL endpoint URL. */
   graphqlUrl: string;
   port: number;
-  /** Settles when the store has opened (or failed to at the first attempt, or is disabled). */
+  /**
+   * Settles when the store has opened (or failed to at the first attempt, or is disabled), and the
+   * rate limiter has its PostgreSQL table (or failed to create it at the first attempt).
+   */
   ready: Promise<void>;
   metrics: Metrics;
   /** Resolves once the cache writes queued after responses are done. */
@@ -149,7 +153,15 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;
   httpServer.requestTimeout = 60_000;
-  const apollo = createApollo({ config, httpServer, logger, metrics, admission });
+  // Mutation counts: in memory, or shared by the replicas in PostgreSQL (its own small pool).
+  const rateLimiter = createRateLimiter({
+    limit: config.rateLimitMutations,
+    windowMs: config.rateLimitWindowMs,
+    databaseUrl: config.databaseUrl,
+    retryMs: config.databaseRetryMs,
+    logger: logger.child({ component: 'rate-limit' }),
+  });
+  const apollo = createApollo({ config, httpServer, logger, metrics, admission, rateLimiter });
   await apollo.start();
   const gateway = new GraphqlGateway(apollo, services);
   httpServer.on('request', createRequestHandler({ config, gateway, metrics, logger, health }));
@@ -208,7 +220,8 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     );
     return opening;
   };
-  const ready: Promise<void> = open(0);
+  // The rate limiter is ready once its counts are where they belong (or could not be, yet).
+  const ready: Promise<void> = Promise.all([open(0), rateLimiter.ready]).then(() => {});
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -242,6 +255,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
         database = 'closed';
         await opened.close();
       }
+      await rateLimiter.close();
       logger.info('shut down');
     })();
     return closing;

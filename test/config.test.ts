@@ -36,6 +36,7 @@ const EXPECTED_DEFAULTS: Config = {
   shutdownTimeoutMs: 10_000,
   rateLimitMutations: 60,
   rateLimitWindowMs: 60_000,
+  trustProxyHops: 0,
   limits: {
     maxBoardSide: 64,
     maxBatchSize: 500,

@@ -25,7 +25,8 @@ import { createFormatError, refusal } from './errors.js';
 import { httpCachePlugins } from './http-cache.js';
 import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
-import { RateLimiter, rateLimitPlugin } from './rate-limit.js';
+import { rateLimitPlugin } from './rate-limit.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { closeVerdict } from './replay.js';
 import { PACE_BYTES } from './response-budget.js';
 import { buildSchema } from './schema.js';
@@ -42,8 +43,10 @@ export function createApollo(options: {
   logger: Logger;
   metrics: Metrics;
   admission: Admission;
+  /** The mutation rate limiter (`createRateLimiter`); whoever made it closes it. */
+  rateLimiter: RateLimiter;
 }): ApolloServer<Context> {
-  const { config, httpServer, logger, metrics, admission } = options;
+  const { config, httpServer, logger, metrics, admission, rateLimiter } = options;
   const { limits } = config;
   const armor = new ApolloArmor(armorConfig(limits, !config.introspection)).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
@@ -56,7 +59,7 @@ export function createApollo(options: {
     ...httpCachePlugins<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
-    rateLimitPlugin(new RateLimiter(config.rateLimitMutations, config.rateLimitWindowMs)),
+    rateLimitPlugin(rateLimiter),
     // The cost and the place at admission belong to the HTTP request: the operations of a batch
     // add up and share one place, given back once the answer is made (the gateway). Apollo runs
     // every plugin's didResolveOperation at once, so an operation the rate limit refuses may

@@ -5,16 +5,16 @@
  * costs thirty. Over the limit the whole operation is refused before anything runs, with HTTP 429,
  * a `Retry-After` header and a GraphQL error whose `extensions.code` is `RATE_LIMITED`.
  *
- * The windows are fixed per address (the first counted mutation opens one); the address is the
- * TCP peer, so behind a reverse proxy every client shares the proxy's address (limit there, and
- * set RATE_LIMIT_MUTATIONS=0 here). Expired windows are dropped as the table grows, so its size is
- * bounded by the addresses active within one window.
+ * The address is the TCP peer, or behind proxies of your own the address they forwarded
+ * (TRUST_PROXY_HOPS, `src/http/client-address.ts`); RATE_LIMIT_MUTATIONS=0 turns the limit off
+ * (and opens no connection).
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { type FragmentDefinitionNode, Kind, type SelectionSetNode } from 'graphql';
 import { ErrorCode, ServiceError } from '../errors.js';
 import type { Context } from './context.js';
 import { refusal } from './errors.js';
+import type { RateLimiter } from './rate-limiter.js';
 
 /** Too many mutations from one client in the window. */
 export class RateLimitedError extends ServiceError {
@@ -37,53 +37,6 @@ export class RateLimitedError extends ServiceError {
 
   override extensions(): Record<string, unknown> {
     return { limit: 'RATE_LIMIT_MUTATIONS', max: this.max, retryAfterSeconds: this.retryAfterSeconds };
-  }
-}
-
-/** Addresses tracked before expired windows are swept. */
-const SWEEP_AT = 10_000;
-
-/** What `take` decided. */
-export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number };
-
-/** Fixed-window counters per address. */
-export class RateLimiter {
-  readonly #windows = new Map<string, { start: number; count: number }>();
-  readonly #now: () => number;
-
-  constructor(
-    /** Units per window (0: no limit). */
-    readonly limit: number,
-    readonly windowMs: number,
-    now: () => number = Date.now,
-  ) {
-    this.#now = now;
-  }
-
-  /** Takes `units` for `address` if they fit in its current window; otherwise takes nothing. */
-  take(address: string, units: number): RateDecision {
-    if (this.limit <= 0) return { allowed: true };
-    const now = this.#now();
-    let window = this.#windows.get(address);
-    if (!window || now - window.start >= this.windowMs) {
-      if (!window && this.#windows.size >= SWEEP_AT) this.#sweep(now);
-      window = { start: now, count: 0 };
-      this.#windows.set(address, window);
-    }
-    if (window.count + units > this.limit) return { allowed: false, retryAfterMs: window.start + this.windowMs - now };
-    window.count += units;
-    return { allowed: true };
-  }
-
-  /** Addresses with a window open (for tests). */
-  get size(): number {
-    return this.#windows.size;
-  }
-
-  #sweep(now: number): void {
-    for (const [address, window] of this.#windows) {
-      if (now - window.start >= this.windowMs) this.#windows.delete(address);
-    }
   }
 }
 
@@ -123,7 +76,7 @@ export function rateLimitPlugin(limiter: RateLimiter): ApolloServerPlugin<Contex
             if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
           }
           const units = Math.max(1, countRootFields(operation.selectionSet, fragments));
-          const decision = limiter.take(contextValue.clientAddress, units);
+          const decision = await limiter.take(contextValue.clientAddress, units);
           if (decision.allowed) return;
           const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
           throw refusal(new RateLimitedError(limiter.limit, limiter.windowMs, units, retryAfter), 429, retryAfter);

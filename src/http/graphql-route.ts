@@ -21,6 +21,7 @@ import { NO_STORE } from '../graphql/http-cache.js';
 import { nextTurn } from '../graphql/turns.js';
 import type { Metrics } from '../observability/metrics.js';
 import { BodyTooLargeError, drainBody, readBody } from './body.js';
+import { clientAddress } from './client-address.js';
 import { htmlPageSender } from './html-page.js';
 import { sendError } from './replies.js';
 import { ResponseCache } from './response-cache.js';
@@ -117,7 +118,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
-    const exchange = gateway.begin(req.socket.remoteAddress);
+    const exchange = gateway.begin(clientAddress(req, config.trustProxyHops));
     res.once('close', () => exchange.closed());
     const response = await exchange.execute({ method, headers, search: url.search, body });
     res.once('finish', () => exchange.sent());

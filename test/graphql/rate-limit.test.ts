@@ -2,12 +2,14 @@
  * The mutation rate limit over real HTTP: at the limit and past it (HTTP 429, Retry-After,
  * RATE_LIMITED, nothing done), aliased mutations counted per field, queries never limited, other
  * client addresses unaffected, the window reopening, and RATE_LIMIT_MUTATIONS=0 turning it off.
- * Plus the counting and the windows on their own.
+ * Plus the counting and the windows on their own, in memory (the limiter SQLite deployments use);
+ * PostgreSQL's shared counts are tested in rate-limit.postgres.test.ts.
  */
 import { request } from 'node:http';
 import { type FragmentDefinitionNode, type OperationDefinitionNode, parse } from 'graphql';
-import { describe, expect, it } from 'vitest';
-import { countRootFields, RateLimiter } from '../../src/graphql/rate-limit.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { countRootFields } from '../../src/graphql/rate-limit.js';
+import { createRateLimiter } from '../../src/graphql/rate-limiter.js';
 import { type GqlResponse, SEED_QUERY, startTestServer } from '../support/test-server.js';
 
 const SAVE = 'mutation { saveAnalysis(input: { title: "t", queries: [] }) { analysis { id } } }';
@@ -133,29 +135,51 @@ describe('mutation rate limit (RATE_LIMIT_MUTATIONS per RATE_LIMIT_WINDOW_MS)', 
   });
 });
 
-describe('RateLimiter and countRootFields', () => {
-  it('fixed windows: units fit or are refused whole, with the time left', () => {
-    let now = 0;
-    const limiter = new RateLimiter(5, 1000, () => now);
-    expect(limiter.take('a', 3)).toEqual({ allowed: true });
-    expect(limiter.take('a', 3)).toEqual({ allowed: false, retryAfterMs: 1000 });
-    now = 600;
-    expect(limiter.take('a', 2)).toEqual({ allowed: true });
-    expect(limiter.take('a', 1)).toEqual({ allowed: false, retryAfterMs: 400 });
-    expect(limiter.take('b', 5)).toEqual({ allowed: true });
-    now = 1000;
-    expect(limiter.take('a', 5)).toEqual({ allowed: true });
-    expect(new RateLimiter(0, 1000).take('a', 1000)).toEqual({ allowed: true });
+describe('RateLimiter (in memory) and countRootFields', () => {
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('sweeps expired windows once many addresses are tracked', () => {
-    let now = 0;
-    const limiter = new RateLimiter(1, 100, () => now);
-    for (let i = 0; i < 10_000; i++) limiter.take(`10.0.${i >> 8}.${i & 255}`, 1);
-    expect(limiter.size).toBe(10_000);
-    now = 100;
-    limiter.take('192.0.2.1', 1);
-    expect(limiter.size).toBe(1);
+  const memory = (limit: number, windowMs: number) =>
+    createRateLimiter({ limit, windowMs, databaseUrl: 'file:./unused.db' });
+
+  it('fixed windows: units fit or are refused whole, with the time left', async () => {
+    vi.useFakeTimers({ now: 1_000_000, toFake: ['Date', 'setTimeout', 'clearTimeout', 'performance'] });
+    const limiter = memory(5, 1000);
+    expect(limiter.store).toBe('memory');
+    expect(await limiter.take('a', 3)).toEqual({ allowed: true });
+    expect(await limiter.take('a', 3)).toEqual({ allowed: false, retryAfterMs: 1000 });
+    vi.advanceTimersByTime(600);
+    expect(await limiter.take('a', 2)).toEqual({ allowed: true }); // the refused 3 took nothing
+    expect(await limiter.take('a', 1)).toEqual({ allowed: false, retryAfterMs: 400 });
+    expect(await limiter.take('b', 5)).toEqual({ allowed: true });
+    expect(await limiter.take('c', 6)).toEqual({ allowed: false, retryAfterMs: 1000 }); // never fits
+    vi.advanceTimersByTime(400);
+    expect(await limiter.take('a', 5)).toEqual({ allowed: true });
+    const off = memory(0, 1000);
+    expect(off.store).toBe('off');
+    expect(await off.take('a', 1000)).toEqual({ allowed: true });
+    await limiter.close();
+    await off.close();
+  });
+
+  it('concurrent requests of one address never go past the limit, and refused units come back', async () => {
+    const limiter = memory(5, 60_000);
+    const decisions = await Promise.all(Array.from({ length: 12 }, () => limiter.take('a', 2)));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(2);
+    expect(await limiter.take('a', 1)).toEqual({ allowed: true }); // 4 taken, 1 left
+    expect((await limiter.take('a', 1)).allowed).toBe(false);
+    await limiter.close();
+  });
+
+  it('forgets windows when they end', async () => {
+    const limiter = memory(1, 200);
+    for (let i = 0; i < 10_000; i++) await limiter.take(`10.0.${i >> 8}.${i & 255}`, 1);
+    expect(limiter.localSize).toBe(10_000);
+    await new Promise((r) => setTimeout(r, 250));
+    await limiter.take('192.0.2.1', 1);
+    expect(limiter.localSize).toBe(1);
+    await limiter.close();
   });
 
   it('counts root fields through fragments, once per alias, __typename free', () => {
