@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests that need no server (in-process or child), no database server and no browser: the engine,
- * the test support's own tests, the configuration, the store (SQLite files in temporary
- * directories) and the GraphQL modules tested in-process. `npm run test:unit` runs these alone.
- * Layout and rules: test/README.md.
+ * Tests that need no server of ours (in-process or child) and no browser: the engine, the test
+ * support's own tests, the configuration, the store (SQLite files in temporary directories, and
+ * PostgreSQL when the machine's server answers) and the GraphQL modules tested in-process.
+ * `npm run test:unit` runs these alone. Layout and rules: test/README.md.
  */
 const UNIT = [
   'test/config.test.ts',

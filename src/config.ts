@@ -93,7 +93,7 @@ export const VARIABLES = {
         key: 'databasePoolSize',
         kind: integer(1, 1000),
         default: 10,
-        doc: 'Most connections to PostgreSQL per replica (SQLite always uses one). Requests wait for a free one, and a wait over DATABASE_BUSY_TIMEOUT_MS fails with SERVICE_UNAVAILABLE.',
+        doc: 'Most connections to PostgreSQL per replica (SQLite always uses one). An operation waits for a free one at most DATABASE_BUSY_TIMEOUT_MS (at least 5 s), then fails alone with SERVICE_UNAVAILABLE (the database is busy, not down).',
       }),
       CACHE_MAX_BYTES: sets({
         key: 'cacheMaxBytes',

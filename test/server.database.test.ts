@@ -57,7 +57,7 @@ function expectUnavailable(res: GqlResponse, reason: RegExp): void {
   expect(error.extensions?.code).toBe('SERVICE_UNAVAILABLE');
   expect(error.extensions?.reason).toMatch(reason);
   expect(error.message).toMatch(
-    /^The database is unavailable \(.+\): nothing was changed; try again later\. Path questions are still answered\.$/,
+    /^The database is unavailable \(.+\); try again later\. Path questions are still answered\.$/,
   );
   expect(error.message).toContain(`(${error.extensions?.reason})`);
   // No stack trace and nothing of the driver's or Prisma's own text.

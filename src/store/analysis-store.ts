@@ -18,6 +18,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { InputError } from '../engine/errors.js';
 import type { PathQuery } from '../engine/types.js';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
+import type { Dialect } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import {
   type AnalysisPage,
@@ -25,7 +26,7 @@ import {
   type AnalysisRecord,
   type AnalysisStore,
   ConflictError,
-  DatabaseUnavailableError,
+  DatabaseBusyError,
   ForbiddenError,
   NotFoundError,
 } from './types.js';
@@ -100,8 +101,10 @@ export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: str
 /** Attempts of an update that keeps meeting concurrent updates of the same analysis. */
 const MAX_UPDATE_ATTEMPTS = 20;
 
-/** Budgets of `PrismaAnalysisStore`, in bytes. */
+/** Budgets of `PrismaAnalysisStore`, in bytes, and its database's dialect. */
 export interface AnalysisStoreOptions {
+  /** The database's SQL dialect (default SQLite). */
+  dialect?: Dialect;
   /** Most stored bytes of one analysis. */
   maxAnalysisBytes: number;
   /** Most stored bytes of all analyses together (0: no limit). */
@@ -112,9 +115,11 @@ export interface AnalysisStoreOptions {
 export class PrismaAnalysisStore implements AnalysisStore {
   readonly #prisma: PrismaClient;
   readonly #budget: AnalysisBudget;
+  readonly #dialect: Dialect;
 
   constructor(prisma: PrismaClient, options: AnalysisStoreOptions) {
     this.#prisma = prisma;
+    this.#dialect = options.dialect ?? 'sqlite';
     this.#budget = new AnalysisBudget(options.maxAnalysisBytes, options.maxAnalysesBytes);
   }
 
@@ -194,6 +199,11 @@ export class PrismaAnalysisStore implements AnalysisStore {
     // worked out again on what that update wrote, so neither is lost.
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#prisma.$transaction(async (tx) => {
+        // On PostgreSQL, concurrent updates of one analysis queue on its row lock (SQLite has one
+        // writer anyway), so the compare-and-set below only fails in a race it cannot see.
+        if (this.#dialect === 'postgresql') {
+          await tx.$queryRawUnsafe('SELECT 1 FROM "Analysis" WHERE "id" = $1 FOR UPDATE', id);
+        }
         const row = await tx.analysis.findUnique({ where: { id } });
         if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
         if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
@@ -231,9 +241,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
       });
       if (outcome) return outcome;
       if (attempt >= MAX_UPDATE_ATTEMPTS) {
-        throw new DatabaseUnavailableError(
-          `the analysis kept changing under ${MAX_UPDATE_ATTEMPTS} attempts to update it`,
-        );
+        throw new DatabaseBusyError(`the analysis kept changing under ${MAX_UPDATE_ATTEMPTS} attempts to update it`);
       }
     }
   }

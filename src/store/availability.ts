@@ -18,7 +18,7 @@
  * database that cannot be written at start-up, shows on `/health` before any user's save fails.
  */
 import type { StoreLogger } from './migrate.js';
-import { DatabaseUnavailableError } from './types.js';
+import { DatabaseBusyError, DatabaseUnavailableError } from './types.js';
 
 /** SQLite result codes (primary, as better-sqlite3 names them) that mean the database is unusable. */
 const UNAVAILABLE_CODE = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM|NOLFS|PROTOCOL)(_|$)/;
@@ -70,7 +70,30 @@ const UNAVAILABLE_KINDS = new Set([
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P|58)|^25006$/;
 /** What the `pg` driver says when a connection dies or none can be had in time. */
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)/i;
+  /Connection terminated|connect ECONNREFUSED|Client has encountered a connection error|Connection ended unexpectedly|the database system is (starting up|shutting down)|Query read timeout/i;
+
+/**
+ * Why `error` is a wait that ran out rather than a failure (no free connection in the pool in
+ * time, Prisma's P2028: a transaction could not start in time), or undefined. A busy database is
+ * not an unavailable one: such errors fail their own operation only.
+ */
+export function busyReason(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const e = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: { cause?: unknown } };
+    };
+    if (e.code === 'P2028') return 'a transaction could not start in time';
+    if (typeof e.message === 'string' && /timeout exceeded when trying to connect/i.test(e.message)) {
+      return 'no database connection came free in time';
+    }
+    current = e.meta?.driverAdapterError?.cause ?? e.cause;
+  }
+  return undefined;
+}
 
 /** Why a PostgreSQL-side error (anywhere in the chain) means the database is unavailable, or undefined. */
 function postgresReason(error: unknown): string | undefined {
@@ -210,7 +233,11 @@ export class Availability {
       return result;
     } catch (error) {
       const reason = unavailableReason(error);
-      if (reason === undefined) throw error;
+      if (reason === undefined) {
+        const busy = busyReason(error);
+        if (busy !== undefined) throw new DatabaseBusyError(busy, { cause: error });
+        throw error;
+      }
       if (!this.#failure) {
         this.#options.logger.error(
           { reason, err: error },

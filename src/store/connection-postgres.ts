@@ -1,14 +1,19 @@
 /**
  * The service's PostgreSQL connections: a bounded `pg` pool (DATABASE_POOL_SIZE) behind Prisma's
- * pg driver adapter, and the trial write that proves the database writable. A request that finds
- * every connection busy waits for one at most the busy timeout, then fails (and the store reports
- * the database unavailable) instead of queueing without end. Errors of idle connections (the
- * server restarting) are only logged: the pool replaces them, and the store recovers without a
- * restart once the database answers again.
+ * pg driver adapter, and the trial write that proves the database writable. An operation that
+ * finds every connection busy waits for one at most the connect timeout, then fails as busy
+ * (SERVICE_UNAVAILABLE for that operation alone) instead of queueing without end. A server that
+ * stops answering on an open connection cannot hold an operation longer than `QUERY_TIMEOUT_MS`
+ * (and TCP keep-alive finds dead peers). Errors of idle connections (the server restarting) are
+ * only logged: the pool replaces them, and the store recovers without a restart once the
+ * database answers again.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
+
+/** Longest wait for the answer to one statement, ms (the largest is a chunk of a few hundred rows). */
+const QUERY_TIMEOUT_MS = 15_000;
 
 /** Options of the pool. */
 export interface PostgresPoolOptions {
@@ -28,6 +33,9 @@ export function postgresAdapter(url: string, options: PostgresPoolOptions): Pris
       max: options.poolSize,
       connectionTimeoutMillis: options.connectTimeoutMs,
       idleTimeoutMillis: 30_000,
+      query_timeout: QUERY_TIMEOUT_MS,
+      statement_timeout: QUERY_TIMEOUT_MS,
+      keepAlive: true,
     },
     { onPoolError: onError, onConnectionError: onError },
   );

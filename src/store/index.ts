@@ -133,7 +133,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     });
     const adapter = postgresAdapter(options.databaseUrl, {
       poolSize: options.poolSize ?? 10,
-      connectTimeoutMs: Math.max(busyTimeoutMs, 1000),
+      connectTimeoutMs: Math.max(busyTimeoutMs, 5000),
       logger,
     });
     // Both generated clients have the same models and methods: the SQLite client's type stands
@@ -164,6 +164,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     dialect,
   });
   const analyses = new PrismaAnalysisStore(prisma, {
+    dialect,
     maxAnalysisBytes: options.maxAnalysisBytes,
     maxAnalysesBytes: options.maxAnalysesBytes,
   });

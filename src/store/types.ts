@@ -151,6 +151,26 @@ export class NotFoundError extends ServiceError {
   readonly code = ErrorCode.NotFound;
 }
 
+/**
+ * The database answers, but not in time: every connection of the pool stayed busy, or a
+ * transaction could not start. It says nothing about the database's health (the availability
+ * breaker stays closed): the client tries again in a moment.
+ */
+export class DatabaseBusyError extends ServiceError {
+  override readonly name = 'DatabaseBusyError';
+  readonly code = ErrorCode.ServiceUnavailable;
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The database is busy (${reason}); try again in a moment. Path questions are still answered.`, options);
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { reason: this.reason };
+  }
+}
+
 /** An update said which version it changes, and the analysis is no longer at that version. */
 export class ConflictError extends ServiceError {
   override readonly name = 'ConflictError';
@@ -199,10 +219,7 @@ export class DatabaseUnavailableError extends ServiceError {
     readonly reason: string,
     options?: { cause?: unknown },
   ) {
-    super(
-      `The database is unavailable (${reason}): nothing was changed; try again later. Path questions are still answered.`,
-      options,
-    );
+    super(`The database is unavailable (${reason}); try again later. Path questions are still answered.`, options);
   }
 
   override extensions(): Record<string, unknown> {

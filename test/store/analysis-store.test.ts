@@ -1,48 +1,17 @@
 /**
- * Saved analyses against a real SQLite file: CRUD with right, wrong, missing and foreign edit
- * tokens (nothing changes without the right one), newest-first pagination with opaque cursors,
- * analyses surviving close and reopen, and the byte budgets (one analysis, all of them: refused
- * whole, concurrent saves cannot both pass, deletes free their bytes).
+ * Saved analyses, on SQLite and on PostgreSQL alike (each test on a fresh database of its own):
+ * CRUD with right, wrong, missing and foreign edit tokens (nothing changes without the right one,
+ * and the token is stored only as its hash), newest-first pagination with opaque cursors, and
+ * analyses surviving close and reopen. Byte budgets are in `analysis-store.budgets.test.ts`,
+ * concurrent updates through two stores in `analysis-store.concurrency.test.ts`.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { InputError } from '../../src/engine/errors.js';
 import type { PathQuery } from '../../src/engine/types.js';
-import { ANALYSIS_ROW_OVERHEAD, analysisBytes } from '../../src/store/analysis-budget.js';
-import {
-  ForbiddenError,
-  NotFoundError,
-  type OpenedStore,
-  openStore,
-  StorageLimitError,
-  type StoreOptions,
-} from '../../src/store/index.js';
-import { recordingLogger, tempDir } from '../support/store-fixtures.js';
-
-let dir: string;
-let cleanup: () => void;
-let store: OpenedStore;
-let url: string;
-
-const options = (budgets: Partial<StoreOptions> = {}): StoreOptions => ({
-  databaseUrl: url,
-  maxCacheBytes: 1 << 20,
-  maxAnalysisBytes: 1 << 20,
-  maxAnalysesBytes: 0,
-  ...budgets,
-});
-
-beforeEach(async () => {
-  ({ dir, cleanup } = tempDir());
-  url = `file:${join(dir, 'nested', 'analyses.db')}`;
-  store = await openStore(options(), { logger: recordingLogger() });
-});
-afterEach(async () => {
-  await store.close();
-  cleanup();
-});
+import { databaseFileFromUrl, ForbiddenError, NotFoundError, type OpenedStore } from '../../src/store/index.js';
+import { describeEachDatabase, queryPostgres, useTestStores } from '../support/postgres.js';
 
 const queries: PathQuery[] = [
   { piece: 'KNIGHT', from: ['a1'], to: ['h8'] },
@@ -50,18 +19,37 @@ const queries: PathQuery[] = [
 ];
 const resultKeys = ['a'.repeat(64), 'b'.repeat(64)];
 
-/** Rows of the table, as the store's running totals count them (no other connection may read the file). */
-async function rowCount(): Promise<number> {
-  return (await store.totals()).analysisRows;
-}
+describeEachDatabase('analyses', (database) => {
+  const stores = useTestStores(database);
+  let store: OpenedStore;
+  beforeEach(async () => {
+    store = await stores.open();
+  });
 
-/** Reopens the store with other budgets. */
-async function reopen(budgets: Partial<StoreOptions>): Promise<void> {
-  await store.close();
-  store = await openStore(options(budgets), { logger: recordingLogger() });
-}
+  /** Rows of the table, as the store's running totals count them. */
+  async function rowCount(): Promise<number> {
+    return (await store.totals()).analysisRows;
+  }
 
-describe('analyses', () => {
+  /**
+   * The stored row, as a connection of its own reads it: closes the store first, since on SQLite
+   * no other connection may read the file while the store holds it (on PostgreSQL it could, but
+   * the test reads after close on both, so it checks the same thing).
+   */
+  async function storedRow(id: string): Promise<Record<string, unknown>> {
+    await stores.close(store);
+    if (database.dialect === 'postgresql') {
+      const [row] = await queryPostgres(stores.url(), 'SELECT * FROM "Analysis" WHERE id = $1', [id]);
+      return row;
+    }
+    const db = new Database(databaseFileFromUrl(stores.url()), { readonly: true });
+    try {
+      return db.prepare('SELECT * FROM "Analysis" WHERE id = ?').get(id) as Record<string, unknown>;
+    } finally {
+      db.close();
+    }
+  }
+
   it('saves and reads back exactly what was given, with a strong token stored only as a hash', async () => {
     const { analysis, editToken } = await store.analyses.save({
       title: 'Knight tour bits',
@@ -85,16 +73,9 @@ describe('analyses', () => {
     expect(other.analysis.notes).toBeNull();
     expect(other.analysis.fen).toBeNull();
 
-    await store.close();
-    const db = new Database(join(dir, 'nested', 'analyses.db'), { readonly: true });
-    try {
-      const row = db.prepare('SELECT * FROM "Analysis" WHERE id = ?').get(analysis.id) as Record<string, unknown>;
-      expect(Object.values(row).some((v) => typeof v === 'string' && v.includes(editToken))).toBe(false);
-      expect(row.editTokenHash).toBe(createHash('sha256').update(editToken).digest('hex'));
-    } finally {
-      db.close();
-    }
-    store = await openStore(options(), { logger: recordingLogger() });
+    const row = await storedRow(analysis.id);
+    expect(Object.values(row).some((v) => typeof v === 'string' && v.includes(editToken))).toBe(false);
+    expect(row.editTokenHash).toBe(createHash('sha256').update(editToken).digest('hex'));
   });
 
   it("updates only with the right token; wrong, missing and another analysis's token change nothing", async () => {
@@ -222,133 +203,12 @@ describe('analyses', () => {
 
   it('survives close and reopen', async () => {
     const { analysis, editToken } = await store.analyses.save({ title: 'Keep me', queries, resultKeys });
-    await store.close();
-    store = await openStore(options(), { logger: recordingLogger() });
+    await stores.close(store);
+    store = await stores.open();
     expect(await store.analyses.get(analysis.id)).toEqual(analysis);
     const updated = await store.analyses.update(analysis.id, editToken, { title: 'Kept' });
     expect(updated.title).toBe('Kept');
     expect((await store.analyses.list({ first: 10 })).totalCount).toBe(1);
     expect(await store.healthy()).toBe(true);
-  });
-});
-
-describe('analysis byte budgets', () => {
-  const sizeOf = (a: {
-    title: string;
-    notes?: string | null;
-    fen?: string | null;
-    queries: PathQuery[];
-    resultKeys: string[];
-  }) =>
-    analysisBytes({
-      title: a.title,
-      notes: a.notes ?? null,
-      fen: a.fen ?? null,
-      queries: JSON.stringify(a.queries),
-      resultKeys: JSON.stringify(a.resultKeys),
-    });
-
-  async function rejection(promise: Promise<unknown>): Promise<StorageLimitError> {
-    const error = await promise.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(StorageLimitError);
-    return error as StorageLimitError;
-  }
-
-  it('counts the UTF-8 bytes of title, notes, FEN, queries and result keys, plus a fixed overhead', async () => {
-    const input = { title: 'Échecs ♞', notes: 'naïve', fen: '8/8/8/8/8/8/8/8 w - - 0 1', queries, resultKeys };
-    expect(sizeOf(input)).toBe(
-      ANALYSIS_ROW_OVERHEAD +
-        11 +
-        6 +
-        25 +
-        Buffer.byteLength(JSON.stringify(queries)) +
-        Buffer.byteLength(JSON.stringify(resultKeys)),
-    );
-    await store.analyses.save(input);
-    expect(await store.totals()).toMatchObject({ analysisRows: 1, analysisBytes: sizeOf(input) });
-  });
-
-  it('refuses one analysis over MAX_ANALYSIS_BYTES, saved or updated, naming the size, limit and variable; nothing is written', async () => {
-    await reopen({ maxAnalysisBytes: 2000 });
-    const kept = await store.analyses.save({ title: 'small', queries, resultKeys });
-    const before = await store.totals();
-    const big = { title: 'big', notes: 'é'.repeat(1000), queries, resultKeys };
-    const error = await rejection(store.analyses.save(big));
-    expect(error.variable).toBe('MAX_ANALYSIS_BYTES');
-    expect(error.max).toBe(2000);
-    expect(error.message).toBe(
-      `this analysis would store ${sizeOf(big)} bytes, over the limit of 2000 (MAX_ANALYSIS_BYTES)`,
-    );
-    expect(await store.totals()).toEqual(before);
-
-    const grown = await rejection(store.analyses.update(kept.analysis.id, kept.editToken, { notes: 'x'.repeat(2000) }));
-    expect(grown.variable).toBe('MAX_ANALYSIS_BYTES');
-    expect(await store.analyses.get(kept.analysis.id)).toEqual(kept.analysis);
-    expect(await store.totals()).toEqual(before);
-    // Exactly at the limit is allowed.
-    const room = 2000 - sizeOf({ title: 'small', queries, resultKeys });
-    const updated = await store.analyses.update(kept.analysis.id, kept.editToken, { notes: 'y'.repeat(room) });
-    expect(updated.notes).toHaveLength(room);
-    expect((await store.totals()).analysisBytes).toBe(2000);
-  });
-
-  it('refuses a save or a growing update past ANALYSES_MAX_BYTES, rolling it back whole; deletes free their bytes', async () => {
-    const one = { title: 'a', notes: 'n'.repeat(500), queries, resultKeys };
-    const size = sizeOf(one);
-    await reopen({ maxAnalysesBytes: 3 * size + 10 });
-    const saved = [];
-    for (let i = 0; i < 3; i++) saved.push(await store.analyses.save(one));
-    const full = await store.totals();
-    expect(full.analysisBytes).toBe(3 * size);
-
-    const error = await rejection(store.analyses.save(one));
-    expect(error.variable).toBe('ANALYSES_MAX_BYTES');
-    expect(error.max).toBe(3 * size + 10);
-    expect(error.message).toBe(
-      `saving this analysis (${size} bytes) would bring all analyses to ${4 * size} bytes, over the limit of ${3 * size + 10} (ANALYSES_MAX_BYTES)`,
-    );
-    expect(await store.totals()).toEqual(full);
-    expect((await store.analyses.list({ first: 10 })).totalCount).toBe(3);
-
-    // Growing by 10 bytes fits; by 11 does not, and changes nothing.
-    const grown = await store.analyses.update(saved[0].analysis.id, saved[0].editToken, { title: 'a'.repeat(11) });
-    expect(grown.title).toBe('a'.repeat(11));
-    const tooMuch = await rejection(
-      store.analyses.update(saved[1].analysis.id, saved[1].editToken, { title: 'b'.repeat(2) }),
-    );
-    expect(tooMuch.message).toMatch(
-      /^this change \(1 more bytes\) would bring all analyses to \d+ bytes, over the limit of \d+ \(ANALYSES_MAX_BYTES\)$/,
-    );
-    expect(await store.analyses.get(saved[1].analysis.id)).toEqual(saved[1].analysis);
-
-    // Shrinking is always allowed, even over a budget lowered below what is stored.
-    await reopen({ maxAnalysesBytes: size });
-    const shrunk = await store.analyses.update(saved[1].analysis.id, saved[1].editToken, { notes: null });
-    expect(shrunk.notes).toBeNull();
-    await reopen({ maxAnalysesBytes: 3 * size + 10 });
-
-    expect(await store.analyses.delete(saved[2].analysis.id, saved[2].editToken)).toBe(true);
-    expect(await store.analyses.delete(saved[1].analysis.id, saved[1].editToken)).toBe(true);
-    expect((await store.totals()).analysisBytes).toBe(size + 10);
-    await store.analyses.save(one);
-    await store.analyses.save(one);
-    expect((await store.totals()).analysisBytes).toBe(3 * size + 10);
-  });
-
-  it('lets no pair of concurrent saves squeeze past the total budget', async () => {
-    const one = { title: 'c', notes: 'n'.repeat(300), queries, resultKeys };
-    const size = sizeOf(one);
-    await reopen({ maxAnalysesBytes: 5 * size + size / 2 });
-    const outcomes = await Promise.allSettled(Array.from({ length: 16 }, () => store.analyses.save(one)));
-    const saved = outcomes.filter((o) => o.status === 'fulfilled');
-    const refused = outcomes.filter((o) => o.status === 'rejected');
-    expect(saved).toHaveLength(5);
-    expect(refused).toHaveLength(11);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toBeInstanceOf(StorageLimitError);
-    expect(await store.totals()).toMatchObject({ analysisRows: 5, analysisBytes: 5 * size });
-    expect((await store.analyses.list({ first: 100 })).totalCount).toBe(5);
   });
 });

@@ -1,7 +1,9 @@
 /**
- * The result cache against a real SQLite file: rows with opaque layer bytes round-trip exactly,
- * collisions and unreadable rows are misses, hits are counted, concurrent operations keep every
- * write. Chunking and the byte budget are in `result-cache.bounds.test.ts`.
+ * The result cache's contract, on SQLite and on PostgreSQL alike (each test on a fresh database
+ * of its own): rows with opaque layer bytes round-trip exactly, collisions and unreadable rows
+ * are misses, hits are counted, concurrent operations keep every write. Opening in WAL mode and
+ * reading `file:` URLs are SQLite's alone. Chunking and the byte budget are in
+ * `result-cache.bounds.test.ts`.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,10 +11,9 @@ import { prepareQuery, solve } from '../../src/engine/index.js';
 import { type PathQuery, PIECES } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
-import { useCacheFixture } from '../support/result-cache-fixture.js';
+import { describeEachDatabase } from '../support/postgres.js';
+import { sqlFor, useCacheFixture } from '../support/result-cache-fixture.js';
 import { bytesFrom, questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
-
-const { openCache, closeStore, raw, dir, setFile } = useCacheFixture();
 
 function prepared(query: PathQuery): PreparedProblem {
   const { key, problem } = prepareQuery(query);
@@ -25,7 +26,11 @@ function realRow(query: PathQuery, pathCount?: bigint): StoredResult {
   return { key, problem, distance: solve(query).distance, layers: bytesFrom(key, 97), pathCount };
 }
 
-describe('result cache rows', () => {
+describeEachDatabase('result cache rows', (database) => {
+  const { openCache, closeStore, rawQuery } = useCacheFixture(database);
+  /** A statement written with `?` parameters, in the database's own placeholders. */
+  const sql = (text: string) => sqlFor(database, text);
+
   it('returns exactly what was stored (opaque bytes, problem, distance, path count), before and after a restart', async () => {
     const board = { files: 10, ranks: 10 };
     const queries: PathQuery[] = PIECES.flatMap((piece) => [
@@ -67,7 +72,11 @@ describe('result cache rows', () => {
     expect((await store.cache.getMany([questionOf(a)]))[0]?.key).toBe(a.key);
     // A row edited so that its stored inputs no longer match is a miss too.
     await prisma.$transaction([
-      prisma.$executeRawUnsafe('UPDATE "CachedResult" SET "targets" = ? WHERE "key" = ?', b.problem.targets, a.key),
+      prisma.$executeRawUnsafe(
+        sql('UPDATE "CachedResult" SET "targets" = ? WHERE "key" = ?'),
+        b.problem.targets,
+        a.key,
+      ),
     ]);
     expect(await store.cache.getMany([questionOf(a)])).toEqual([undefined]);
   });
@@ -82,7 +91,7 @@ describe('result cache rows', () => {
       `UPDATE "CachedResult" SET "pathCount" = '007' WHERE "key" = ?`, // not canonical decimal
       `UPDATE "CachedResult" SET "distance" = -3 WHERE "key" = ?`, // not a distance
     ];
-    await prisma.$transaction(corrupt.map((sql, i) => prisma.$executeRawUnsafe(sql, rows[i].key)));
+    await prisma.$transaction(corrupt.map((text, i) => prisma.$executeRawUnsafe(sql(text), rows[i].key)));
     const got = await store.cache.getMany(rows.map(questionOf));
     expect(got.map((r) => r?.key)).toEqual([undefined, undefined, undefined, rows[3].key]);
     expect(logger.lines.filter((l) => l.level === 'warn' && /unreadable cache row/.test(l.msg))).toHaveLength(
@@ -117,12 +126,7 @@ describe('result cache rows', () => {
     const batch = [0, 1, 1, 2, 2, 2].map((i) => questionOf(rows[i]));
     expect((await first.store.cache.getMany(batch)).every((r) => r !== undefined)).toBe(true);
     await closeStore(first.store);
-    const db = raw();
-    const counts = db.prepare('SELECT "key", "hitCount" FROM "CachedResult"').all() as {
-      key: string;
-      hitCount: number;
-    }[];
-    db.close();
+    const counts = await rawQuery<{ key: string; hitCount: number }>('SELECT "key", "hitCount" FROM "CachedResult"');
     expect(Object.fromEntries(counts.map((r) => [r.key, r.hitCount]))).toEqual({
       [rows[0].key]: 1,
       [rows[1].key]: 2,
@@ -137,7 +141,7 @@ describe('result cache rows', () => {
     expect(logger.lines.some((l) => l.level === 'error' && /could not record cache hits/.test(l.msg))).toBe(true);
   });
 
-  it('keeps every write when cache and analysis operations run concurrently on the one connection', async () => {
+  it("keeps every write when cache and analysis operations run concurrently (SQLite's one connection, PostgreSQL's pool)", async () => {
     const { store } = await openCache({}, { hitFlushDelayMs: 1 });
     const rows = Array.from({ length: 60 }, (_, i) => syntheticResult(i, 200));
     const first = await store.analyses.save({ title: 'first', queries: [], resultKeys: [] });
@@ -156,14 +160,17 @@ describe('result cache rows', () => {
     await Promise.all(work);
     expect(await store.totals()).toMatchObject({ cacheRows: 60, analysisRows: 7 });
     await closeStore(store);
-    const db = raw();
-    expect(db.prepare('SELECT COUNT(*) FROM "CachedResult"').pluck().get()).toBe(60);
-    expect(db.prepare('SELECT COUNT(*) FROM "Analysis"').pluck().get()).toBe(7);
-    db.close();
+    // Counted by a connection of its own, not by the totals the triggers keep.
+    const count = async (table: string) =>
+      Number((await rawQuery<{ n: number | string }>(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
+    expect(await count('CachedResult')).toBe(60);
+    expect(await count('Analysis')).toBe(7);
   });
 });
 
-describe('opening', () => {
+describe('opening (SQLite)', () => {
+  const { openCache, closeStore, raw, dir, setFile } = useCacheFixture();
+
   it('opens the database in WAL mode, creating its directory', async () => {
     setFile(join(dir(), 'a', 'b', 'c.db'));
     const { store } = await openCache();
