@@ -32,6 +32,13 @@ export const DEFAULT_POSTGRES_MIGRATIONS_DIR = fileURLToPath(
 /** The advisory lock key of Prisma's migrate on PostgreSQL. */
 const ADVISORY_LOCK_KEY = 72707369;
 
+/**
+ * Tables of the service that are not in the Prisma schema, so not a sign of an unknown schema:
+ * the mutation rate limiter's counts, a table its library creates itself (possibly before the
+ * first migration, as replicas start).
+ */
+const OWN_TABLES = ['rate_limit_mutations'];
+
 /** Prisma's own DDL for the history table on PostgreSQL. */
 const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id"                    VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -71,7 +78,9 @@ export async function migratePostgres(url: string, options: PostgresMigrateOptio
       if (!(await historyExists(client))) {
         const other = await client.query<{ name: string }>(
           `SELECT table_name AS name FROM information_schema.tables
-           WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+           WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND NOT (table_name = ANY($1))
+           ORDER BY table_name`,
+          [OWN_TABLES],
         );
         if (other.rows.length > 0) {
           throw new MigrationError(

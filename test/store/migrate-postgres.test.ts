@@ -221,6 +221,13 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
     expect(await sql("SELECT to_regclass('_prisma_migrations') IS NULL AS absent")).toEqual([{ absent: true }]);
   });
 
+  it('migrates a database where the rate limiter already made its table (a replica that started first)', async () => {
+    await sql(
+      'CREATE TABLE "rate_limit_mutations" ("key" varchar(255) PRIMARY KEY, "points" integer, "expire" bigint)',
+    );
+    expect((await migratePostgres(db.url)).applied).toEqual(migrationNames());
+  });
+
   it('rolls a failing migration back whole (no half schema, no history row), and fails again on the next run', async () => {
     await migratePostgres(db.url);
     const migrationsDir = migrationsWith({
