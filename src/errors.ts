@@ -32,6 +32,8 @@ export enum ErrorCode {
   RateLimited = 'RATE_LIMITED',
   /** Heavy work is queued to its limit: retry after `extensions.retryAfter` seconds. */
   Overloaded = 'OVERLOADED',
+  /** Work cancelled because its request is over (its client went away); no client reads it. */
+  RequestCancelled = 'REQUEST_CANCELLED',
   /** A save would go over an analysis byte budget; nothing was written. */
   StorageLimitExceeded = 'STORAGE_LIMIT_EXCEEDED',
   /** The database is not available: analyses cannot be served, path questions still are. */

@@ -9,6 +9,7 @@
  * limit; and whether its response may be replayed from the response cache.
  */
 import type { PathResult } from '../engine/types.js';
+import { ErrorCode, ServiceError } from '../errors.js';
 import type { Prepared } from './engine-api.js';
 import { EngineBudget } from './engine-budget.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
@@ -89,8 +90,18 @@ export function resolveResult(ctx: Context, prepared: Prepared): PathResult | Pr
   return ctx.loader.load(prepared);
 }
 
-/** Why the work of a request that is over is cancelled (one instance: it reaches no client). */
-const REQUEST_OVER = new Error('the request is over: its answer was sent or its client went away');
+/**
+ * Why the work of a request that is over is cancelled. It reaches no client, but the fields it
+ * fails are still formatted: a code of its own keeps a client that went away from counting (and
+ * being logged) as an internal error.
+ */
+export class RequestOverError extends ServiceError {
+  override readonly name = 'RequestOverError';
+  readonly code = ErrorCode.RequestCancelled;
+}
+
+/** One instance for every request: it carries nothing of any. */
+const REQUEST_OVER = new RequestOverError('the request is over: its answer was sent or its client went away');
 
 /** The request is over (answered, or its client gone): its remaining work is cancelled. */
 export function endRequest(ctx: Context): void {

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
+import { mazeQuery } from '../support/maze.js';
 import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
@@ -510,6 +511,29 @@ describe('unexpected failures', () => {
       for (const body of [JSON.stringify(syntax.body), text]) expect(body).not.toMatch(/stacktrace|node_modules|\.js:/);
     } finally {
       await prod.close();
+    }
+  });
+
+  it('do not include the work cancelled because its client went away', async () => {
+    const server = await startTestServer({ database: false, env: { RESULT_MEMO_SIZE: '0' } });
+    try {
+      const query = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount distances } }';
+      const abort = new AbortController();
+      const sent = fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, variables: { q: Array.from({ length: 8 }, (_, i) => mazeQuery(i)) } }),
+        signal: abort.signal,
+      }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      abort.abort();
+      await sent;
+      // The server finishes with the cancelled request, then answers the next one.
+      expect((await server.gql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await server.metric('chess_paths_graphql_errors_total', { code: 'INTERNAL_SERVER_ERROR' })).toBe(0);
+    } finally {
+      await server.close();
     }
   });
 
