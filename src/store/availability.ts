@@ -28,25 +28,36 @@ interface SqliteCause {
   message: string;
 }
 
+/** One level of a driver, driver-adapter or Prisma error, as far as these checks read it. */
+interface ErrorLevel {
+  kind?: unknown;
+  code?: unknown;
+  message?: unknown;
+  originalCode?: unknown;
+  originalMessage?: unknown;
+  meta?: { driverAdapterError?: { cause?: unknown } };
+  cause?: unknown;
+}
+
+/** `error` and the errors it wraps (Prisma's driver-adapter error, `cause`), outermost first. */
+function* levels(error: unknown): Generator<ErrorLevel> {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const level = current as ErrorLevel;
+    yield level;
+    current = level.meta?.driverAdapterError?.cause ?? level.cause;
+  }
+}
+
 /** The SQLite error inside a driver, driver-adapter or Prisma error, if there is one. */
 function sqliteCause(error: unknown): SqliteCause | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    const e = current as {
-      code?: unknown;
-      message?: unknown;
-      originalCode?: unknown;
-      originalMessage?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-      cause?: unknown;
-    };
+  for (const e of levels(error)) {
     if (typeof e.originalCode === 'string' && e.originalCode.startsWith('SQLITE_')) {
       return { code: e.originalCode, message: String(e.originalMessage ?? e.originalCode) };
     }
     if (typeof e.code === 'string' && e.code.startsWith('SQLITE_')) {
       return { code: e.code, message: String(e.message ?? e.code) };
     }
-    current = e.meta?.driverAdapterError?.cause ?? e.cause;
   }
   return undefined;
 }
@@ -78,36 +89,18 @@ const UNAVAILABLE_MESSAGE =
  * not an unavailable one: such errors fail their own operation only.
  */
 export function busyReason(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
-    const e = current as {
-      code?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-    };
+  for (const e of levels(error)) {
     if (e.code === 'P2028') return 'a transaction could not start in time';
     if (typeof e.message === 'string' && /timeout exceeded when trying to connect/i.test(e.message)) {
       return 'no database connection came free in time';
     }
-    current = e.meta?.driverAdapterError?.cause ?? e.cause;
   }
   return undefined;
 }
 
 /** Why a PostgreSQL-side error (anywhere in the chain) means the database is unavailable, or undefined. */
 function postgresReason(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
-    const e = current as {
-      kind?: unknown;
-      code?: unknown;
-      message?: unknown;
-      originalCode?: unknown;
-      originalMessage?: unknown;
-      meta?: { driverAdapterError?: { cause?: unknown } };
-      cause?: unknown;
-    };
+  for (const e of levels(error)) {
     if (typeof e.kind === 'string' && UNAVAILABLE_KINDS.has(e.kind)) return `PostgreSQL: ${e.kind}`;
     const sqlstate = e.kind === 'postgres' ? e.code : e.originalCode;
     if (typeof sqlstate === 'string' && UNAVAILABLE_SQLSTATE.test(sqlstate)) {
@@ -115,9 +108,9 @@ function postgresReason(error: unknown): string | undefined {
         .split('\n')[0]
         .slice(0, 200);
     }
-    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message))
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) {
       return e.message.split('\n')[0].slice(0, 200);
-    current = e.meta?.driverAdapterError?.cause ?? e.cause;
+    }
   }
   return undefined;
 }
