@@ -1,11 +1,15 @@
 /**
- * A real caching reverse proxy for end-to-end tests: Debian's nginx with `proxy_cache` in front of
- * a test server. Whether a CDN or proxy may keep an answer is decided by the server's own
- * `Cache-Control` (nginx is not told to cache anything by itself), so a test can show which
- * answers a shared cache serves without asking the server and which always reach it. Every answer
- * carries `X-Cache-Status` (MISS, HIT, EXPIRED, BYPASS, ... or empty when the cache was not used).
+ * Debian's nginx for end-to-end tests, started and stopped by the test itself: `startNginx` runs
+ * one with a given `http {}` body, and `startCachingProxy` uses it for a real caching reverse proxy
+ * in front of a test server (the load balancer of `postgres-cluster.ts` uses it too).
  *
- * Each proxy gets a fresh temporary directory for its configuration, cache, temp files, error log
+ * The caching proxy uses `proxy_cache`, but whether a CDN or proxy may keep an answer is decided by
+ * the server's own `Cache-Control` (nginx is not told to cache anything by itself), so a test can
+ * show which answers a shared cache serves without asking the server and which always reach it.
+ * Every answer carries `X-Cache-Status` (MISS, HIT, EXPIRED, BYPASS, ... or empty when the cache
+ * was not used).
+ *
+ * Each nginx gets a fresh temporary directory for its configuration, cache, temp files, error log
  * and pid file, and its own free port on 127.0.0.1, so it never touches the system's nginx, its
  * port 80 or /var. A missing nginx is an error, not a reason to skip: `.ci/run` installs it.
  */
@@ -19,6 +23,31 @@ import { join } from 'node:path';
 /** Debian's nginx binary. */
 export const NGINX = '/usr/sbin/nginx';
 
+/** What `startNginx` runs. */
+export interface NginxOptions {
+  /**
+   * The body of `http {}` after the shared settings (no access log, temp paths in `dir`): upstreams,
+   * caches under `dir`, and a server that listens on 127.0.0.1:`port`.
+   */
+  http(where: { dir: string; port: number }): string;
+  /** nginx worker processes (default 1). */
+  workers?: number | 'auto';
+  /** `worker_connections` of each worker (default 256). */
+  workerConnections?: number;
+  /** Part of the temporary directory's name, `chess-paths-<name>-...` (default `nginx`). */
+  name?: string;
+}
+
+/** A running nginx. */
+export interface Nginx {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  url: string;
+  /** nginx's error log so far (connection failures to upstreams are logged there). */
+  errorLog(): Promise<string>;
+  /** Stops nginx and removes its directory (cache included). */
+  stop(): Promise<void>;
+}
+
 /** A running nginx in front of one upstream. */
 export interface CachingProxy {
   /** Base URL of the proxy, e.g. `http://127.0.0.1:41234` (no trailing slash). */
@@ -30,17 +59,17 @@ export interface CachingProxy {
 /** How long nginx may take to start answering before the start counts as failed. */
 const START_TIMEOUT_MS = 15_000;
 
-/** Starts nginx as a caching reverse proxy in front of `upstream` (`http://127.0.0.1:<port>`). */
-export async function startCachingProxy(upstream: string): Promise<CachingProxy> {
+/** Starts nginx in a fresh temporary directory on a free port and waits until the port answers. */
+export async function startNginx(options: NginxOptions): Promise<Nginx> {
   if (!existsSync(NGINX)) throw new Error('nginx is not installed: apt-get install nginx (bash .ci/run installs it)');
-  const target = new URL(upstream);
-  const dir = await mkdtemp(join(tmpdir(), 'chess-paths-nginx-'));
+  const dir = await mkdtemp(join(tmpdir(), `chess-paths-${options.name ?? 'nginx'}-`));
+  const log = join(dir, 'error.log');
   try {
     const port = await freePort();
     const conf = join(dir, 'nginx.conf');
-    await writeFile(conf, nginxConfig(dir, port, `${target.protocol}//${target.host}`));
+    await writeFile(conf, nginxConfig(dir, port, options));
     // -e: the log for errors before the configuration is read, which would go to /var/log/nginx.
-    const child = spawn(NGINX, ['-p', `${dir}/`, '-e', join(dir, 'error.log'), '-c', conf, '-g', 'daemon off;'], {
+    const child = spawn(NGINX, ['-p', `${dir}/`, '-e', log, '-c', conf, '-g', 'daemon off;'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -53,15 +82,16 @@ export async function startCachingProxy(upstream: string): Promise<CachingProxy>
         resolve(null);
       });
     });
+    const errorLog = () => readFile(log, 'utf8').catch(() => '');
     try {
       await waitForPort(port, exited);
     } catch (err) {
       await kill(child, exited);
-      const log = await readFile(join(dir, 'error.log'), 'utf8').catch(() => '');
-      throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}${log}`);
+      throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}${await errorLog()}`);
     }
     return {
       url: `http://127.0.0.1:${port}`,
+      errorLog,
       async stop() {
         await kill(child, exited);
         await rm(dir, { recursive: true, force: true });
@@ -73,19 +103,25 @@ export async function startCachingProxy(upstream: string): Promise<CachingProxy>
   }
 }
 
-/** The configuration: everything nginx writes stays in `dir`; only upstream Cache-Control decides caching. */
-function nginxConfig(dir: string, port: number, upstream: string): string {
+/** Starts nginx as a caching reverse proxy in front of `upstream` (`http://127.0.0.1:<port>`). */
+export function startCachingProxy(upstream: string): Promise<CachingProxy> {
+  const target = new URL(upstream);
+  return startNginx({ http: ({ dir, port }) => cachingProxyHttp(dir, port, `${target.protocol}//${target.host}`) });
+}
+
+/** The whole configuration: everything nginx writes stays in `dir`. */
+function nginxConfig(dir: string, port: number, options: NginxOptions): string {
   // As root, nginx's workers would switch to `nobody`, who cannot enter a mkdtemp directory (mode
-  // 0700) to write the cache; keeping them root is simpler and safer than opening the directory
-  // (and every parent of TMPDIR) to everyone. As anyone else the directive would only be ignored.
+  // 0700) to write temp files or the cache; keeping them root is simpler and safer than opening the
+  // directory (and every parent of TMPDIR) to everyone. As anyone else the directive is ignored.
   const user = process.getuid?.() === 0 ? 'user root root;' : '';
   return `${user}
-worker_processes 1;
+worker_processes ${options.workers ?? 1};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 
 events {
-  worker_connections 256;
+  worker_connections ${options.workerConnections ?? 256};
 }
 
 http {
@@ -97,7 +133,14 @@ http {
   uwsgi_temp_path ${dir}/uwsgi_temp;
   scgi_temp_path ${dir}/scgi_temp;
 
-  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=test_cache:1m max_size=64m inactive=10m use_temp_path=off;
+${options.http({ dir, port })}
+}
+`;
+}
+
+/** The caching proxy's `http {}` body: only upstream Cache-Control decides caching. */
+function cachingProxyHttp(dir: string, port: number, upstream: string): string {
+  return `  proxy_cache_path ${dir}/cache levels=1:2 keys_zone=test_cache:1m max_size=64m inactive=10m use_temp_path=off;
 
   server {
     listen 127.0.0.1:${port};
@@ -113,9 +156,7 @@ http {
       # Cache-Control (or Expires) allows it, and for as long as it says.
       add_header X-Cache-Status $upstream_cache_status always;
     }
-  }
-}
-`;
+  }`;
 }
 
 /** A port that was free a moment ago on 127.0.0.1 (bound to port 0, then closed). */
