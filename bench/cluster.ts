@@ -20,7 +20,7 @@
  * 10 per replica, WORKER_THREADS one fewer than the cores). The cached set is asked of every
  * replica until it answers `cached: true` before anything is measured.
  *
- * The mix is bench/load.ts's (kept in step by hand: that file runs its benchmark when imported).
+ * The mix, and the helpers around it, come from bench/load-mix.ts, shared with bench/load.ts.
  *
  * Options (env): BENCH_DURATION seconds per configuration (20), BENCH_CONNECTIONS (100),
  * BENCH_WARMUP seconds before each (3), BENCH_REPLICAS (3), BENCH_ONLY (comma-separated of
@@ -28,140 +28,26 @@
  * TEST_POSTGRES_URL (the PostgreSQL server, without a database name; default
  * postgresql://postgres@127.0.0.1:5432).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { createTestDatabase } from '../test/support/postgres.js';
 import { startLoadBalancer } from '../test/support/postgres-cluster.js';
-import { freePort, PIECES, randomQuestion, square } from './questions.js';
+import * as mix from './load-mix.js';
+import { freePort } from './questions.js';
 
-interface Latency {
-  p50: number;
-  p99: number;
-  max: number;
-}
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: Latency & { mean: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  timeout?: number;
-  requests?: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.BENCH_DURATION ?? 20);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 3);
 const replicaCount = Number(process.env.BENCH_REPLICAS ?? 3);
-const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MUTATIONS: '0' };
 
-// ---------------------------------------------------------------------------------------------
-// The mix of bench/load.ts
-
-const MIX = { cached: 0.5, uncached: 0.3, save: 0.2 } as const;
-type Kind = keyof typeof MIX;
-const SEED = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
-const CACHED = [
-  SEED,
-  ...Array.from({ length: 100 }, (_, i) => ({
-    piece: PIECES[i % 5],
-    from: [square(i % 64)],
-    to: [square((i * 37 + 11) % 64)],
-  })),
-];
-const PATH_QUERY = 'query Path($q: PathQuery!) { shortestPaths(query: $q) { key distance layers { squares } cached } }';
-const SAVE =
-  'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
-const body = (query: string, variables: unknown) => JSON.stringify({ query, variables });
-const pickCached = () => CACHED[Math.floor(Math.random() * CACHED.length)];
-
-function requestBody(kind: Kind): string {
-  if (kind === 'cached') return body(PATH_QUERY, { q: pickCached() });
-  if (kind === 'uncached') return body(PATH_QUERY, { q: randomQuestion() });
-  return body(SAVE, {
-    i: {
-      title: `cluster ${Math.random().toString(36).slice(2)}`,
-      notes: 'bench:cluster',
-      queries: [pickCached(), pickCached(), randomQuestion()],
-    },
-  });
-}
-
-function pickKind(): Kind {
-  const r = Math.random();
-  return r < MIX.cached ? 'cached' : r < MIX.cached + MIX.uncached ? 'uncached' : 'save';
-}
-
-interface Tally {
-  failed: Record<string, number>;
-  latency: Record<Kind, number[]>;
-}
-
-function loadRequests(tally: Tally): AutocannonRequest[] {
-  return [
-    {
-      method: 'POST',
-      path: '/graphql',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req, context) => {
-        const kind = pickKind();
-        context.kind = kind;
-        context.started = performance.now();
-        return { ...req, body: requestBody(kind) };
-      },
-      onResponse: (status, text, context) => {
-        const kind = context.kind as Kind;
-        tally.latency[kind].push(performance.now() - (context.started as number));
-        const why = status !== 200 ? `HTTP ${status}` : text.includes('"errors"') ? 'GraphQL errors' : '';
-        if (why) tally.failed[`${kind}: ${why}`] = (tally.failed[`${kind}: ${why}`] ?? 0) + 1;
-      },
-    },
-  ];
-}
-
-function percentiles(values: number[]): Latency {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-  return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted[sorted.length - 1] ?? 0) };
-}
+/** Failures as this benchmark has always keyed them: the HTTP status, or just "GraphQL errors". */
+const failureOf = (status: number, text: string): string =>
+  status !== 200 ? `HTTP ${status}` : text.includes('"errors"') ? 'GraphQL errors' : '';
 
 // ---------------------------------------------------------------------------------------------
 // Servers
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
-}
-
-function ensureBuilt(): void {
-  const built = join(root, 'dist', 'server.js');
-  if (process.env.BENCH_SKIP_BUILD === '1' && existsSync(built)) return;
-  if (existsSync(built) && newestMtime(join(root, 'src')) <= newestMtime(join(root, 'dist'))) return;
-  console.log('dist/ is missing or older than src/: npm run build');
-  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (run.status !== 0) throw new Error('npm run build failed');
-}
 
 interface Replica {
   url: string;
@@ -172,9 +58,9 @@ interface Replica {
 
 async function startReplica(databaseUrl: string): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
-    cwd: root,
-    env: { ...process.env, ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl },
+  const child = spawn(process.execPath, [join(mix.root, 'dist', 'server.js')], {
+    cwd: mix.root,
+    env: { ...process.env, ...mix.SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = { lines: 0, samples: [] as string[] };
@@ -187,15 +73,9 @@ async function startReplica(databaseUrl: string): Promise<Replica> {
     });
   }
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null) throw new Error(`a replica exited with ${child.exitCode}: ${log.samples.join('\n')}`);
-    const status = await fetch(`${url}/health`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return { url, child, log };
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const state = await mix.untilHealthy(url, child, 1200);
+  if (state === 'healthy') return { url, child, log };
+  if (state === 'exited') throw new Error(`a replica exited with ${child.exitCode}: ${log.samples.join('\n')}`);
   child.kill('SIGKILL');
   throw new Error(`a replica on ${databaseUrl.replace(/\/\/[^@]*@/, '//')} did not become healthy within 60 s`);
 }
@@ -205,29 +85,6 @@ async function stopReplica(replica: Replica): Promise<void> {
   const exited = new Promise((r) => replica.child.once('exit', r));
   replica.child.kill('SIGTERM');
   await exited;
-}
-
-async function post(url: string, text: string): Promise<{ data?: any; errors?: unknown }> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
-  });
-  return (await res.json()) as { data?: any; errors?: unknown };
-}
-
-/** Asks the cached set of `url` until every answer is `cached: true`. */
-async function warmCache(url: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const res = await post(
-      url,
-      body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }', { q: CACHED }),
-    );
-    if (res.errors) throw new Error(`warm-up failed: ${JSON.stringify(res.errors).slice(0, 300)}`);
-    if ((res.data.shortestPathsBatch as { cached: boolean }[]).every((r) => r.cached)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the cached set never came back cached from ${url}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,8 +114,8 @@ interface Measured {
   setup: Setup;
   requests: number;
   requestsPerSecond: number;
-  latencyMs: Latency & { mean: number };
-  latencyByKindMs: Record<Kind, Latency>;
+  latencyMs: mix.Latency & { mean: number };
+  latencyByKindMs: Record<mix.Kind, mix.Latency>;
   failures: number;
   failedByKind: Record<string, number>;
   healthAfter: number[];
@@ -284,27 +141,28 @@ async function measure(setup: Setup): Promise<Measured> {
         { keepalive: 64 },
       );
     const url = balancer?.url ?? replicas[0].url;
-    for (const replica of replicas) await warmCache(replica.url);
+    // The cached set of every replica: asked until it comes back cached.
+    for (const replica of replicas)
+      if (!(await mix.warmCache(replica.url, 100)))
+        throw new Error(`the cached set never came back cached from ${replica.url}`);
     if (warmupSeconds > 0) {
-      const warm: Tally = { failed: {}, latency: { cached: [], uncached: [], save: [] } };
-      await autocannon({ url, connections, duration: warmupSeconds, requests: loadRequests(warm) });
+      const warm = mix.newTally();
+      await mix.autocannon({
+        url,
+        connections,
+        duration: warmupSeconds,
+        requests: mix.loadRequests(warm, 'cluster', failureOf),
+      });
     }
-    const tally: Tally = { failed: {}, latency: { cached: [], uncached: [], save: [] } };
-    const result = await autocannon({
+    const tally = mix.newTally();
+    const result = await mix.autocannon({
       url,
       connections,
       duration: seconds,
       timeout: 10,
-      requests: loadRequests(tally),
+      requests: mix.loadRequests(tally, 'cluster', failureOf),
     });
-    const healthAfter = await Promise.all(
-      replicas.map((r) =>
-        fetch(`${r.url}/health`).then(
-          (res) => res.status,
-          () => 0,
-        ),
-      ),
-    );
+    const healthAfter = await Promise.all(replicas.map((r) => mix.healthStatus(r.url)));
     const graphqlFailures = Object.values(tally.failed).reduce((a, b) => a + b, 0);
     return {
       setup,
@@ -316,11 +174,7 @@ async function measure(setup: Setup): Promise<Measured> {
         max: result.latency.max,
         mean: result.latency.mean,
       },
-      latencyByKindMs: {
-        cached: percentiles(tally.latency.cached),
-        uncached: percentiles(tally.latency.uncached),
-        save: percentiles(tally.latency.save),
-      },
+      latencyByKindMs: mix.latencyByKind(tally),
       failures: result.errors + result.timeouts + Math.max(result.non2xx, graphqlFailures),
       failedByKind: tally.failed,
       healthAfter,
@@ -336,13 +190,13 @@ async function measure(setup: Setup): Promise<Measured> {
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
+  mix.ensureBuilt(process.env.BENCH_SKIP_BUILD === '1');
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const setups = SETUPS.filter((s) => !only || only.includes(s.id));
   console.log(
     `bench:cluster: ${connections} connections for ${seconds} s per configuration (after ${warmupSeconds} s of warm-up), ` +
-      `bench:load's mix (${MIX.cached * 100} % cached / ${MIX.uncached * 100} % uncached / ${MIX.save * 100} % saves), ` +
-      `${cpus().length} cores, ${JSON.stringify(SERVER_ENV)}`,
+      `bench:load's mix (${mix.MIX.cached * 100} % cached / ${mix.MIX.uncached * 100} % uncached / ${mix.MIX.save * 100} % saves), ` +
+      `${cpus().length} cores, ${JSON.stringify(mix.SERVER_ENV)}`,
   );
   const results: Measured[] = [];
   for (const setup of setups) {
@@ -381,7 +235,7 @@ async function main(): Promise<void> {
     const report = {
       date: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
-      config: { seconds, connections, warmupSeconds, replicas: replicaCount, mix: MIX, serverEnv: SERVER_ENV },
+      config: { seconds, connections, warmupSeconds, replicas: replicaCount, mix: mix.MIX, serverEnv: mix.SERVER_ENV },
       results,
     };
     writeFileSync(resolve(process.env.BENCH_OUT), `${JSON.stringify(report, null, 2)}\n`);

@@ -23,113 +23,32 @@
  * LOAD_SKIP_BUILD=1 to use dist/ as it is.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, PIECES, randomQuestion, square } from './questions.js';
+import { join } from 'node:path';
+import {
+  autocannon,
+  body,
+  ensureBuilt,
+  healthStatus,
+  latencyByKind,
+  loadRequests,
+  MIX,
+  newTally,
+  post,
+  root,
+  SERVER_ENV,
+  untilHealthy,
+  warmCache,
+} from './load-mix.js';
+import { freePort } from './questions.js';
 
-interface Histogram {
-  average: number;
-  mean: number;
-  max: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p99_9: number;
-  total: number;
-}
-interface AutocannonResult {
-  requests: Histogram & { sent: number };
-  latency: Histogram;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  resets: number;
-  statusCodeStats: Record<string, { count: number }>;
-  duration: number;
-}
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
-  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  timeout?: number;
-  requests?: AutocannonRequest[];
-}) => Promise<AutocannonResult>;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const seconds = Number(process.env.LOAD_SECONDS ?? 30);
 const connections = Number(process.env.LOAD_CONNECTIONS ?? 100);
 const warmupSeconds = Number(process.env.LOAD_WARMUP_SECONDS ?? 3);
-const SERVER_ENV = { NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MUTATIONS: '0' };
-const MIX = { cached: 0.5, uncached: 0.3, save: 0.2 } as const;
-type Kind = keyof typeof MIX;
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-const SEED = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
-/** The cached set: the seed and 100 distinct 8 x 8 questions. */
-const CACHED = [
-  SEED,
-  ...Array.from({ length: 100 }, (_, i) => ({
-    piece: PIECES[i % 5],
-    from: [square(i % 64)],
-    to: [square((i * 37 + 11) % 64)],
-  })),
-];
-
-const PATH_QUERY = 'query Path($q: PathQuery!) { shortestPaths(query: $q) { key distance layers { squares } cached } }';
-const SAVE =
-  'mutation Save($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken analysis { id results { distance } } } }';
-const body = (query: string, variables: unknown) => JSON.stringify({ query, variables });
-const pickCached = () => CACHED[Math.floor(Math.random() * CACHED.length)];
-
-function requestBody(kind: Kind): string {
-  if (kind === 'cached') return body(PATH_QUERY, { q: pickCached() });
-  if (kind === 'uncached') return body(PATH_QUERY, { q: randomQuestion() });
-  return body(SAVE, {
-    i: {
-      title: `load ${Math.random().toString(36).slice(2)}`,
-      notes: 'bench:load',
-      queries: [pickCached(), pickCached(), randomQuestion()],
-    },
-  });
-}
-
-function pickKind(): Kind {
-  const r = Math.random();
-  return r < MIX.cached ? 'cached' : r < MIX.cached + MIX.uncached ? 'uncached' : 'save';
-}
 
 // ---------------------------------------------------------------------------------------------
 // The server
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
-}
-
-function ensureBuilt(): void {
-  const built = join(root, 'dist', 'server.js');
-  if (process.env.LOAD_SKIP_BUILD === '1' && existsSync(built)) return;
-  const stale = !existsSync(built) || newestMtime(join(root, 'src')) > newestMtime(join(root, 'dist'));
-  if (!stale) return;
-  console.log('dist/ is missing or older than src/: npm run build');
-  const run = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  if (run.status !== 0) throw new Error('npm run build failed');
-}
 
 async function startServerProcess(): Promise<{ url: string; child: ChildProcess; dir: string }> {
   const port = await freePort();
@@ -146,15 +65,9 @@ async function startServerProcess(): Promise<{ url: string; child: ChildProcess;
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const status = await fetch(`${url}/health`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) return { url, child, dir };
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const state = await untilHealthy(url, child, 600);
+  if (state === 'healthy') return { url, child, dir };
+  if (state === 'exited') throw new Error(`the server exited with ${child.exitCode}`);
   child.kill('SIGKILL');
   throw new Error('the server did not become healthy within 30 s');
 }
@@ -176,15 +89,6 @@ function rssKb(pid: number): number {
   return Number(ps.stdout.trim()) || 0;
 }
 
-async function post(url: string, text: string): Promise<{ data?: any; errors?: unknown }> {
-  const res = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: text,
-  });
-  return (await res.json()) as { data?: any; errors?: unknown };
-}
-
 function metricsOf(text: string, names: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const line of text.split('\n')) {
@@ -198,68 +102,8 @@ function metricsOf(text: string, names: string[]): Record<string, number> {
 
 // ---------------------------------------------------------------------------------------------
 
-interface Tally {
-  sent: Record<Kind, number>;
-  failed: Record<string, number>;
-  samples: string[];
-  /** Client-side latency per kind, ms (from building the request to reading the answer). */
-  latency: Record<Kind, number[]>;
-}
-
-const newTally = (): Tally => ({
-  sent: { cached: 0, uncached: 0, save: 0 },
-  failed: {},
-  samples: [],
-  latency: { cached: [], uncached: [], save: [] },
-});
-
-function percentiles(values: number[]): { p50: number; p99: number; max: number } {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) =>
-    sorted.length === 0 ? 0 : Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]);
-  return { p50: at(0.5), p99: at(0.99), max: Math.round(sorted[sorted.length - 1] ?? 0) };
-}
-
-function loadRequests(tally: Tally): AutocannonRequest[] {
-  return [
-    {
-      method: 'POST',
-      path: '/graphql',
-      headers: { 'content-type': 'application/json' },
-      setupRequest: (req, context) => {
-        const kind = pickKind();
-        context.kind = kind;
-        context.started = performance.now();
-        tally.sent[kind]++;
-        return { ...req, body: requestBody(kind) };
-      },
-      onResponse: (status, text, context) => {
-        const kind = context.kind as Kind;
-        tally.latency[kind].push(performance.now() - (context.started as number));
-        let why = '';
-        if (status !== 200) why = `HTTP ${status}`;
-        else if (text.includes('"errors"')) {
-          try {
-            const codes = ((JSON.parse(text) as { errors?: { extensions?: { code?: string } }[] }).errors ?? []).map(
-              (e) => e.extensions?.code ?? '?',
-            );
-            why = codes.length > 0 ? codes.join('+') : '';
-          } catch {
-            why = 'unparsable answer';
-          }
-        }
-        if (why) {
-          const key = `${kind}: ${why}`;
-          tally.failed[key] = (tally.failed[key] ?? 0) + 1;
-          if (tally.samples.length < 5) tally.samples.push(`${key}: ${text.slice(0, 300)}`);
-        }
-      },
-    },
-  ];
-}
-
 async function main(): Promise<void> {
-  ensureBuilt();
+  ensureBuilt(process.env.LOAD_SKIP_BUILD === '1');
   const server = await startServerProcess();
   const pid = server.child.pid!;
   let peakSampledKb = 0;
@@ -268,19 +112,11 @@ async function main(): Promise<void> {
   }, 100);
   try {
     // The cached set: asked once, then until the cache answers it.
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const res = await post(
-        server.url,
-        body('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }', { q: CACHED }),
-      );
-      if (res.errors) throw new Error(`warm-up failed: ${JSON.stringify(res.errors).slice(0, 300)}`);
-      if ((res.data.shortestPathsBatch as { cached: boolean }[]).every((r) => r.cached)) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await warmCache(server.url, 50);
     const rssBeforeKb = rssKb(pid);
     if (warmupSeconds > 0) {
       const warm = newTally();
-      await autocannon({ url: server.url, connections, duration: warmupSeconds, requests: loadRequests(warm) });
+      await autocannon({ url: server.url, connections, duration: warmupSeconds, requests: loadRequests(warm, 'load') });
     }
     console.log(
       `bench:load: ${connections} connections for ${seconds} s (after ${warmupSeconds} s of warm-up), mix ${MIX.cached * 100} % cached paths / ` +
@@ -292,13 +128,10 @@ async function main(): Promise<void> {
       connections,
       duration: seconds,
       timeout: 10,
-      requests: loadRequests(tally),
+      requests: loadRequests(tally, 'load'),
     });
 
-    const healthAfter = await fetch(`${server.url}/health`).then(
-      (r) => r.status,
-      () => 0,
-    );
+    const healthAfter = await healthStatus(server.url);
     const metrics = metricsOf(await (await fetch(`${server.url}/metrics`)).text(), [
       'chess_paths_graphql_errors_total',
       'chess_paths_engine_solves_total',
@@ -339,11 +172,7 @@ async function main(): Promise<void> {
         non2xx: result.non2xx,
         statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
         sentByKind: tally.sent,
-        latencyByKindMs: {
-          cached: percentiles(tally.latency.cached),
-          uncached: percentiles(tally.latency.uncached),
-          save: percentiles(tally.latency.save),
-        },
+        latencyByKindMs: latencyByKind(tally),
         failedByKind: tally.failed,
         failureSamples: tally.samples,
       },
