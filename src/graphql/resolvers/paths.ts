@@ -10,6 +10,7 @@
  * memo of hot results when they are there (synchronously), else from the request's loader.
  */
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { renderAscii, renderSvg } from '../../engine/diagram.js';
 import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
 import { type Context, resolveResult } from '../context.js';
 import type {
@@ -21,7 +22,6 @@ import type {
   SquareSetResolvers,
 } from '../generated/resolvers.js';
 import { checkBatch, checkFirst } from '../limits.js';
-import { renderAscii, renderSvg } from '../overlay.js';
 import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
 import { squareListBytes } from '../response-budget.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';

@@ -12,6 +12,8 @@
  * a request over ENGINE_BUDGET_MS stops its running tasks within one item, wherever they run;
  * the time of each item is added to that account as it finishes.
  */
+
+import { renderAscii, renderSvg } from '../../engine/diagram.js';
 import {
   type Board,
   decodeLayers,
@@ -28,7 +30,6 @@ import {
   solvePrepared,
   squareName,
 } from '../../engine/index.js';
-import { renderAscii, renderSvg } from '../overlay.js';
 
 /** A page of paths as a worker sends it: `length` squares per path, back to back. */
 export interface PageWire {

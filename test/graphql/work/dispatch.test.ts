@@ -10,6 +10,7 @@
  * - lazy fields computed on the pool equal the main thread's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderAscii, renderSvg } from '../../../src/engine/diagram.js';
 import {
   InputError,
   type PackedLayers,
@@ -21,7 +22,6 @@ import {
   solve,
 } from '../../../src/engine/index.js';
 import { EngineBudget, EngineBudgetError } from '../../../src/graphql/engine-budget.js';
-import { renderAscii, renderSvg } from '../../../src/graphql/overlay.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';
 import { EnginePool, OverloadedError } from '../../../src/graphql/work/pool.js';

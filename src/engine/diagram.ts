@@ -1,6 +1,7 @@
 /**
- * Pictures of a result (`Overlay.ascii`, `Overlay.svg`), drawn from the layers' square indices
- * only, so asking for a picture never pays for path counts or path lists.
+ * Pictures of a result (the API's `Overlay.ascii` and `Overlay.svg`, and the library's), drawn
+ * from the layers' square indices only, so asking for a picture never pays for path counts or
+ * path lists.
  *
  * ASCII follows the diagram of the seed (Westcott's all-shortest-paths example): one board per
  * layer side by side, the top rank first, `1` on a layer square and `.` elsewhere, squares
@@ -12,8 +13,9 @@
  * with its step k, sources and targets outlined, squares outside the passable set shaded.
  */
 
-import { fileName, parseBitboard } from '../engine/index.js';
-import type { PathResult } from '../engine/types.js';
+import { parseBitboard } from './bitset.js';
+import { fileName } from './squares.js';
+import type { PathResult } from './types.js';
 
 /** What the pictures need of a result. */
 export type OverlaySource = Pick<PathResult, 'board' | 'layers' | 'sources' | 'targets' | 'mask'>;
