@@ -1,14 +1,18 @@
 /**
- * The layer rule, checked by `npm run lint`: engine <- store <- graphql <- http <- server.
+ * The layer rule, checked by `npm run lint`: engine <- store <- graphql <- http <- server <- cli
+ * (the `chess-paths` command: src/cli.ts and src/cli/, which nothing else imports).
  * `config` and `observability` serve every layer but the engine, which stays pure.
  * Type-only imports count: a layer that names a type from above depends on it all the same.
  */
 const layers = ['engine', 'store', 'graphql', 'http'];
 
-/** Paths a layer may not import: every layer above it, and the server. */
+/** The command line, the top of the layers. */
+const cli = '^src/cli(\\.ts$|/)';
+
+/** Paths a layer may not import: every layer above it, the server and the command line. */
 function above(layer) {
   const higher = layers.slice(layers.indexOf(layer) + 1).map((name) => `^src/${name}/`);
-  return [...higher, '^src/server\\.ts$'];
+  return [...higher, '^src/server\\.ts$', cli];
 }
 
 module.exports = {
@@ -32,7 +36,14 @@ module.exports = {
       comment: 'config and observability are used by every layer, so they import none of them but the engine',
       severity: 'error',
       from: { path: '^src/(config[^/]*\\.ts|observability/)' },
-      to: { path: '^src/(store|graphql|http|server)' },
+      to: { path: ['^src/(store|graphql|http|server)', cli] },
+    },
+    {
+      name: 'server-below-cli',
+      comment: 'the command line starts the server, never the other way round',
+      severity: 'error',
+      from: { path: '^src/server\\.ts$' },
+      to: { path: cli },
     },
     {
       name: 'no-cycles',

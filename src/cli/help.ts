@@ -1,0 +1,91 @@
+/**
+ * The command's texts: help for each command, the version, and the usage error that sends the
+ * user to them. Kept apart from the commands so each help text is read in one place, next to the
+ * others, and matches what src/cli/solve.ts and src/cli/main.ts accept.
+ */
+import { readFileSync } from 'node:fs';
+
+/** Exit code of a command line that is not understood (unknown option, missing option). */
+export const USAGE_EXIT = 2;
+
+/**
+ * A command line the command does not understand. Exits 2, as usage errors conventionally do, so
+ * a script can tell "you called me wrong" (2) from "the question is wrong" (1).
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  constructor(
+    message: string,
+    /** The command whose help to point at (`solve`, `serve`), or undefined for the top level. */
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The package's version, read from package.json (two levels up from both src/cli and dist/cli). */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** `chess-paths --help`. */
+export const MAIN_HELP = `Usage: chess-paths <command> [options]
+
+All shortest paths of chess pieces (Westcott's bitboard flood fill).
+
+Commands:
+  solve    answer one path question and print it (text or --json)
+  serve    start the GraphQL server, configured from the environment
+
+Options:
+  -h, --help       show this help (also: chess-paths <command> --help)
+  -v, --version    print the version
+
+Example:
+  chess-paths solve --piece king --from e4 --to a1,h8
+`;
+
+/** `chess-paths solve --help`. */
+export const SOLVE_HELP = `Usage: chess-paths solve --piece PIECE --from SQUARES --to SQUARES [options]
+
+Prints the distance, the number of shortest paths, the lexicographically smallest path and one
+board per layer (the squares at step k of at least one shortest path, marked 1).
+
+Required:
+  --piece PIECE      king, queen, rook, bishop, knight, white_pawn or black_pawn (any case)
+  --from SQUARES     source squares, comma-separated (e4 or e4,d4); may be repeated
+  --to SQUARES       target squares, comma-separated; may be repeated
+
+Options:
+  --board FxR        board size, files x ranks, each 1 to 256 (default 8x8)
+  --mask 0xHEX       passable squares, bit i = square i (default: every square)
+  --blocked SQUARES  squares removed from the mask, comma-separated; may be repeated
+  --fen FEN          a position whose pieces block, except on the from and to squares
+  --paths N          also list the first N shortest paths in lexicographic order
+  --after CURSOR     with --paths: start after this path (a cursor from --json output)
+  --json             print JSON with the GraphQL API's field names (pathCount as a string)
+  -h, --help         show this help
+
+Exit status: 0 answered (an unreachable target is an answer), 1 bad input (the message names
+the option and the value), 2 command line not understood.
+
+Example:
+  chess-paths solve --piece king --from e4 --to a1,h8 --paths 3
+`;
+
+/** `chess-paths serve --help`. */
+export const SERVE_HELP = `Usage: chess-paths serve
+
+Starts the GraphQL server, exactly as \`npm start\` (node dist/server.js) does: the settings come
+from the environment, and SIGTERM or SIGINT shut it down gracefully.
+
+Common variables (all of them: docs/configuration.md):
+  PORT           port to listen on (default 4000; 0 picks a free port)
+  HOST           address to listen on (default 0.0.0.0)
+  DATABASE_URL   file:./data/chess-paths.db (SQLite, the default) or postgresql://...
+  LOG_LEVEL      pino log level (default info)
+
+Options:
+  -h, --help     show this help
+`;
