@@ -8,14 +8,22 @@
  * separated by one space and boards by three; lines end without trailing spaces and are joined by
  * `\n` (no final newline). An unreachable result has no layers and draws as the empty string.
  *
- * SVG is a standalone, well-formed XML document (the `svg` element with its namespace, no external
- * references): light and dark squares, file letters and rank numbers, each path square labelled
- * with its step k, sources and targets outlined, squares outside the passable set shaded.
+ * SVG (`renderDiagram`, of a `DiagramSpec`) is a standalone, well-formed XML document (the `svg`
+ * element with its namespace and a `viewBox`, no ids, no external references): light and dark
+ * squares, file letters and rank numbers (rank 1 at the top when seen from Black), pieces, squares
+ * attacked by the other colour tinted red with a red dot, impassable squares dark and hatched,
+ * sources outlined green, targets outlined purple and dashed, each layer square numbered with its
+ * step k, an optional path drawn as an arrow, an "unreachable" banner across the board when there
+ * is no path, and a legend of the marks used under the board. Every number goes through `round`
+ * (at most two decimals). Pure: no Node APIs (it is also bundled into a browser page).
  */
 
 import { parseBitboard } from './bitset.js';
-import { fileName } from './squares.js';
-import type { PathResult } from './types.js';
+import { aBoard } from './board.js';
+import { pieceGlyph } from './diagram-pieces.js';
+import type { ParsedPosition } from './fen.js';
+import { fileName, squareName } from './squares.js';
+import type { Board, Color, PathResult, Role } from './types.js';
 
 /** What the pictures need of a result. */
 export type OverlaySource = Pick<PathResult, 'board' | 'layers' | 'sources' | 'targets' | 'mask'>;
@@ -44,72 +52,262 @@ export function renderAscii(result: OverlaySource): string {
   return lines.join('\n');
 }
 
-const SQUARE = 40;
-const MARGIN = 24;
-const LIGHT = '#f0d9b5';
-const DARK = '#b58863';
+/** What a diagram shows; every square is an index (`rank * files + file`, a1 = 0). */
+export interface DiagramSpec {
+  board: Board;
+  /** Square indices of each layer, step 0 (the sources) first; empty when unreachable. */
+  layers: readonly (readonly number[])[];
+  sources: readonly number[];
+  targets: readonly number[];
+  /** Impassable squares (outside the mask, blocked, occupied). */
+  obstacles: readonly number[];
+  /** Pieces standing on the board (FEN and Position answers), drawn as pieces. */
+  pieces?: readonly { index: number; role: Role; color: Color }[];
+  /** Squares attacked by the other colour (Position.paths with avoidAttacked). */
+  attacked?: readonly number[];
+  /** One path to draw over the board (e.g. the lexicographically smallest), source first. */
+  path?: readonly number[];
+  reachable: boolean;
+  /** Which colour's side is at the bottom; default WHITE. */
+  orientation?: Color;
+}
 
-/** A standalone SVG board showing the layers, sources, targets and obstacles. */
-export function renderSvg(result: OverlaySource): string {
+/** The spec of a path result (and, for FEN answers, of its position's pieces). */
+export function diagramSpecOf(
+  result: OverlaySource & { readonly reachable?: boolean },
+  options: {
+    position?: ParsedPosition;
+    attacked?: readonly number[];
+    orientation?: Color;
+    path?: readonly number[];
+  } = {},
+): DiagramSpec {
   const { files, ranks } = result.board;
-  const width = MARGIN + files * SQUARE + 8;
-  const height = ranks * SQUARE + MARGIN + 8;
-  const x = (file: number) => MARGIN + file * SQUARE;
-  const y = (rank: number) => 8 + (ranks - 1 - rank) * SQUARE;
   const passable = parseBitboard(result.mask, result.board);
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif">`,
-    `<title>Shortest paths on a ${files} x ${ranks} board: ${result.layers.length === 0 ? 'unreachable' : `${result.layers.length - 1} moves`}</title>`,
-    `<rect x="${x(0)}" y="8" width="${files * SQUARE}" height="${ranks * SQUARE}" fill="${LIGHT}"/>`,
-    '<g class="dark">',
-  );
-  for (let rank = 0; rank < ranks; rank++) {
-    for (let file = (rank & 1) === 0 ? 0 : 1; file < files; file += 2) {
-      out.push(`<rect x="${x(file)}" y="${y(rank)}" width="${SQUARE}" height="${SQUARE}" fill="${DARK}"/>`);
-    }
-  }
-  out.push('</g>', '<g class="obstacles" fill="#333333" fill-opacity="0.65">');
+  const pieces = options.position?.pieces.map(({ index, role, color }) => ({ index, role, color }));
+  const obstacles: number[] = [];
   for (let index = 0; index < files * ranks; index++) {
-    if (((passable[index >>> 5] >>> (index & 31)) & 1) === 1) continue;
-    const file = index % files;
-    const rank = (index - file) / files;
-    out.push(`<rect x="${x(file)}" y="${y(rank)}" width="${SQUARE}" height="${SQUARE}"/>`);
+    if (((passable[index >>> 5] >>> (index & 31)) & 1) === 0) obstacles.push(index);
   }
-  out.push('</g>', '<g class="steps" text-anchor="middle" dominant-baseline="central" font-size="16">');
-  result.layers.forEach((layer, step) => {
-    for (const index of layer.indices) {
-      const file = index % files;
-      const rank = (index - file) / files;
-      const cx = x(file) + SQUARE / 2;
-      const cy = y(rank) + SQUARE / 2;
+  const spec: DiagramSpec = {
+    board: result.board,
+    layers: result.layers.map((layer) => layer.indices),
+    sources: result.sources.indices,
+    targets: result.targets.indices,
+    obstacles,
+    reachable: result.reachable ?? result.layers.length > 0,
+  };
+  if (pieces !== undefined) spec.pieces = pieces;
+  if (options.attacked !== undefined) spec.attacked = options.attacked;
+  if (options.path !== undefined) spec.path = options.path;
+  if (options.orientation !== undefined) spec.orientation = options.orientation;
+  return spec;
+}
+
+/** A number as the SVG prints it: at most two decimals, no `-0`. */
+export function round(value: number): string {
+  const r = Math.round(value * 100) / 100;
+  return String(r === 0 ? 0 : r);
+}
+
+/** Text made safe for XML content and attribute values. */
+function escapeXml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string,
+  );
+}
+
+const S = 48;
+const MARGIN = 24;
+const PAD = 8;
+const LEGEND_ITEM = 150;
+const LEGEND_ROW = 24;
+const COLORS = {
+  light: '#f0d9b5',
+  dark: '#b58863',
+  obstacle: '#3a3a3a',
+  hatch: '#9a9a9a',
+  attacked: '#e53e3e',
+  source: '#2f855a',
+  target: '#6b46c1',
+  step: '#2b6cb0',
+  path: '#dd6b20',
+  banner: '#c53030',
+  text: '#333333',
+};
+
+/** A standalone SVG document of the diagram. */
+export function renderDiagram(spec: DiagramSpec): string {
+  const { files, ranks } = spec.board;
+  const black = spec.orientation === 'BLACK';
+  const boardW = files * S;
+  const boardH = ranks * S;
+  const width = Math.max(MARGIN + boardW + PAD, 2 * LEGEND_ITEM + PAD);
+  const perRow = Math.max(1, Math.floor((width - PAD) / LEGEND_ITEM));
+  const col = (index: number) => {
+    const file = index % files;
+    return black ? files - 1 - file : file;
+  };
+  const row = (index: number) => {
+    const rank = Math.floor(index / files);
+    return black ? rank : ranks - 1 - rank;
+  };
+  const x = (index: number) => MARGIN + col(index) * S;
+  const y = (index: number) => PAD + row(index) * S;
+  const n = (v: number) => round(v);
+  const rect = (index: number, inset = 0, extra = '') =>
+    `<rect x="${n(x(index) + inset)}" y="${n(y(index) + inset)}" width="${n(S - 2 * inset)}" height="${n(S - 2 * inset)}"${extra}/>`;
+
+  const pieces = spec.pieces ?? [];
+  const attacked = spec.attacked ?? [];
+  const occupied = new Set(pieces.map((p) => p.index));
+  const attackedSet = new Set(attacked);
+  const obstacles = spec.obstacles.filter((i) => !occupied.has(i) && !attackedSet.has(i));
+  const path = spec.path ?? [];
+  const steps = spec.layers.reduce((sum, layer) => sum + layer.length, 0);
+
+  const legend: [string, string][] = [];
+  const swatch = (lx: number, ly: number, kind: string): string => {
+    const box = `x="${n(lx)}" y="${n(ly)}" width="16" height="16"`;
+    switch (kind) {
+      case 'piece':
+        return `<rect ${box} fill="${COLORS.light}"/>${pieceGlyph('PAWN', 'WHITE', n(lx), n(ly), '0.16')}`;
+      case 'attacked':
+        return `<rect ${box} fill="${COLORS.light}"/><rect ${box} fill="${COLORS.attacked}" fill-opacity="0.35"/><circle cx="${n(lx + 8)}" cy="${n(ly + 8)}" r="3" fill="${COLORS.attacked}"/>`;
+      case 'obstacle':
+        return `<rect ${box} fill="${COLORS.obstacle}"/><path d="M${n(lx)} ${n(ly + 16)} L${n(lx + 16)} ${n(ly)}" stroke="${COLORS.hatch}" stroke-width="2"/>`;
+      case 'source':
+        return `<rect ${box} fill="none" stroke="${COLORS.source}" stroke-width="3"/>`;
+      case 'target':
+        return `<rect ${box} fill="none" stroke="${COLORS.target}" stroke-width="3" stroke-dasharray="4 2"/>`;
+      case 'step':
+        return `<circle cx="${n(lx + 8)}" cy="${n(ly + 8)}" r="8" fill="${COLORS.step}"/><text x="${n(lx + 8)}" y="${n(ly + 8)}" fill="#ffffff" font-size="11" text-anchor="middle" dominant-baseline="central">k</text>`;
+      default:
+        return `<path d="M${n(lx)} ${n(ly + 8)} H${n(lx + 16)}" stroke="${COLORS.path}" stroke-width="4" stroke-linecap="round"/>`;
+    }
+  };
+  if (pieces.length > 0) legend.push(['piece', 'piece']);
+  if (attacked.length > 0) legend.push(['attacked', 'attacked']);
+  if (obstacles.length > 0) legend.push(['obstacle', 'obstacle']);
+  if (spec.sources.length > 0) legend.push(['source', 'source']);
+  if (spec.targets.length > 0) legend.push(['target', 'target']);
+  if (steps > 0) legend.push(['step', 'step k (k moves in)']);
+  if (path.length > 1) legend.push(['path', 'one shortest path']);
+  const legendRows = Math.ceil(legend.length / perRow);
+  const legendTop = PAD + boardH + MARGIN;
+  const height = legendTop + legendRows * LEGEND_ROW + PAD;
+
+  const name = (i: number) => squareName(i, spec.board);
+  const list = (indices: readonly number[]) =>
+    indices.length <= 8 ? indices.map(name).join(', ') : `${indices.slice(0, 8).map(name).join(', ')}, ...`;
+  const moves = spec.layers.length - 1;
+  const verdict = spec.reachable ? `${moves} move${moves === 1 ? '' : 's'}` : 'unreachable';
+  const title = `Shortest paths on ${aBoard(spec.board)} from ${list(spec.sources) || 'nowhere'} to ${list(spec.targets) || 'nowhere'}: ${verdict}`;
+
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" font-family="sans-serif">`,
+    `<title>${escapeXml(title)}</title>`,
+    `<rect x="${n(MARGIN)}" y="${n(PAD)}" width="${n(boardW)}" height="${n(boardH)}" fill="${COLORS.light}"/>`,
+    `<g class="dark" fill="${COLORS.dark}">`,
+  ];
+  for (let index = 0; index < files * ranks; index++) {
+    const file = index % files;
+    if (((file + (index - file) / files) & 1) === 0) out.push(rect(index));
+  }
+  out.push('</g>', `<g class="attacked" fill="${COLORS.attacked}">`);
+  for (const index of attacked) out.push(rect(index, 0, ' fill-opacity="0.35"'));
+  for (const index of attacked) {
+    out.push(`<circle cx="${n(x(index) + S * 0.16)}" cy="${n(y(index) + S * 0.84)}" r="${n(S * 0.09)}"/>`);
+  }
+  out.push('</g>', `<g class="obstacles" fill="${COLORS.obstacle}">`);
+  for (const index of obstacles) out.push(rect(index));
+  const hatch = obstacles.map((index) => {
+    const [left, top] = [x(index), y(index)];
+    const third = S / 3;
+    return `M${n(left)} ${n(top + third)} L${n(left + third)} ${n(top)} M${n(left)} ${n(top + 2 * third)} L${n(left + 2 * third)} ${n(top)} M${n(left)} ${n(top + S)} L${n(left + S)} ${n(top)} M${n(left + third)} ${n(top + S)} L${n(left + S)} ${n(top + third)} M${n(left + 2 * third)} ${n(top + S)} L${n(left + S)} ${n(top + 2 * third)}`;
+  });
+  if (hatch.length > 0) out.push(`<path d="${hatch.join(' ')}" stroke="${COLORS.hatch}" stroke-width="2"/>`);
+  out.push('</g>');
+  const outline = (cls: string, color: string, indices: readonly number[], inset: number, dash: string) => {
+    out.push(`<g class="${cls}" fill="none" stroke="${color}" stroke-width="4"${dash}>`);
+    for (const index of indices) out.push(rect(index, inset));
+    out.push('</g>');
+  };
+  outline('sources', COLORS.source, spec.sources, 2, '');
+  outline('targets', COLORS.target, spec.targets, 7, ' stroke-dasharray="8 4"');
+  out.push('<g class="pieces">');
+  for (const p of pieces) out.push(pieceGlyph(p.role, p.color, n(x(p.index)), n(y(p.index)), n(S / 100)));
+  out.push('</g>');
+  if (path.length > 1) {
+    const cx = (i: number) => x(i) + S / 2;
+    const cy = (i: number) => y(i) + S / 2;
+    const points = path.map((i) => `${n(cx(i))},${n(cy(i))}`).join(' ');
+    const [a, b] = [path[path.length - 2], path[path.length - 1]];
+    const dx = cx(b) - cx(a);
+    const dy = cy(b) - cy(a);
+    const len = Math.hypot(dx, dy) || 1;
+    const [ux, uy] = [dx / len, dy / len];
+    const tip = [cx(b) + ux * S * 0.3, cy(b) + uy * S * 0.3];
+    const base = [cx(b) - ux * S * 0.05, cy(b) - uy * S * 0.05];
+    const side = S * 0.17;
+    const head = `${n(tip[0])},${n(tip[1])} ${n(base[0] - uy * side)},${n(base[1] + ux * side)} ${n(base[0] + uy * side)},${n(base[1] - ux * side)}`;
+    out.push(
+      `<g class="path" stroke="${COLORS.path}" fill="${COLORS.path}" stroke-opacity="0.8" fill-opacity="0.9">`,
+      `<polyline points="${points}" fill="none" stroke-width="${n(S * 0.12)}" stroke-linecap="round" stroke-linejoin="round"/>`,
+      `<polygon points="${head}" stroke="none"/>`,
+      '</g>',
+    );
+  }
+  out.push(`<g class="steps" text-anchor="middle" dominant-baseline="central" fill="#ffffff">`);
+  spec.layers.forEach((layer, step) => {
+    for (const index of layer) {
+      // On a piece's square the number sits in the corner, so the piece stays visible.
+      const corner = occupied.has(index);
+      const cx = corner ? x(index) + S * 0.8 : x(index) + S / 2;
+      const cy = corner ? y(index) + S * 0.2 : y(index) + S / 2;
+      const r = corner ? S * 0.19 : S * 0.3;
       out.push(
-        `<circle cx="${cx}" cy="${cy}" r="${SQUARE * 0.34}" fill="#2b6cb0" fill-opacity="0.85"/>`,
-        `<text x="${cx}" y="${cy}" fill="#ffffff">${step}</text>`,
+        `<circle cx="${n(cx)}" cy="${n(cy)}" r="${n(r)}" fill="${COLORS.step}" fill-opacity="0.9"/>`,
+        `<text x="${n(cx)}" y="${n(cy)}" font-size="${n(r * 1.1)}">${step}</text>`,
       );
     }
   });
   out.push('</g>');
-  const outline = (name: string, color: string, indices: number[], inset: number) => {
-    out.push(`<g class="${name}" fill="none" stroke="${color}" stroke-width="3">`);
-    for (const index of indices) {
-      const file = index % files;
-      const rank = (index - file) / files;
-      out.push(
-        `<rect x="${x(file) + inset}" y="${y(rank) + inset}" width="${SQUARE - 2 * inset}" height="${SQUARE - 2 * inset}"/>`,
-      );
-    }
-    out.push('</g>');
-  };
-  outline('sources', '#2f855a', result.sources.indices, 2);
-  outline('targets', '#c53030', result.targets.indices, 5);
-  out.push('<g class="labels" font-size="12" fill="#333333" text-anchor="middle" dominant-baseline="central">');
-  for (let file = 0; file < files; file++) {
-    out.push(`<text x="${x(file) + SQUARE / 2}" y="${8 + ranks * SQUARE + MARGIN / 2}">${fileName(file)}</text>`);
+  if (!spec.reachable) {
+    const h = Math.min(boardH, S * 1.2);
+    const top = PAD + (boardH - h) / 2;
+    const size = Math.min(h * 0.55, boardW / 7);
+    out.push(
+      '<g class="unreachable">',
+      `<rect x="${n(MARGIN)}" y="${n(top)}" width="${n(boardW)}" height="${n(h)}" fill="${COLORS.banner}" fill-opacity="0.88"/>`,
+      `<text x="${n(MARGIN + boardW / 2)}" y="${n(top + h / 2)}" fill="#ffffff" font-size="${n(size)}" font-weight="bold" text-anchor="middle" dominant-baseline="central">unreachable</text>`,
+      '</g>',
+    );
   }
-  for (let rank = 0; rank < ranks; rank++) {
-    out.push(`<text x="${MARGIN / 2}" y="${y(rank) + SQUARE / 2}">${rank + 1}</text>`);
+  out.push(`<g class="labels" font-size="12" fill="${COLORS.text}" text-anchor="middle" dominant-baseline="central">`);
+  for (let c = 0; c < files; c++) {
+    const file = black ? files - 1 - c : c;
+    out.push(`<text x="${n(MARGIN + c * S + S / 2)}" y="${n(PAD + boardH + MARGIN / 2)}">${fileName(file)}</text>`);
   }
+  for (let r = 0; r < ranks; r++) {
+    const rank = black ? r : ranks - 1 - r;
+    out.push(`<text x="${n(MARGIN / 2)}" y="${n(PAD + r * S + S / 2)}">${rank + 1}</text>`);
+  }
+  out.push('</g>', `<g class="legend" font-size="12" fill="${COLORS.text}">`);
+  legend.forEach(([kind, label], i) => {
+    const lx = PAD + (i % perRow) * LEGEND_ITEM;
+    const ly = legendTop + Math.floor(i / perRow) * LEGEND_ROW;
+    out.push(
+      swatch(lx, ly, kind),
+      `<text x="${n(lx + 22)}" y="${n(ly + 8)}" dominant-baseline="central">${escapeXml(label)}</text>`,
+    );
+  });
   out.push('</g>', '</svg>');
   return out.join('\n');
+}
+
+/** A standalone SVG board of a result: `renderDiagram(diagramSpecOf(result))`. */
+export function renderSvg(result: OverlaySource): string {
+  return renderDiagram(diagramSpecOf(result));
 }

@@ -5,7 +5,14 @@
 
 export { formatBitboard, parseBitboard, WordSquareSet } from './bitset.js';
 export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board.js';
-export { renderAscii, renderSvg } from './diagram.js';
+export {
+  type DiagramSpec,
+  diagramSpecOf,
+  type OverlaySource,
+  renderAscii,
+  renderDiagram,
+  renderSvg,
+} from './diagram.js';
 export { formatInputPath, InputError, type InputPath } from './errors.js';
 export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
 export {

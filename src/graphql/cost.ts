@@ -32,7 +32,7 @@
  * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
  *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE;
  * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
- *   `distances`, `squares`, `overlay { ascii }`, `overlay { svg }` and every `bitboard` / `squares`
+ *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }`, `overlay { svg }` and every `bitboard` / `squares`
  *   view of a square set (`layers`, `sources`, ...) 1 each; `paths` its page size (first, default
  *   10); `Position.paths(avoidAttacked: true)` 1;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
@@ -90,6 +90,7 @@ const UNITS: Record<string, number> = {
   'PathResult.squares': 1,
   'Overlay.ascii': 1,
   'Overlay.svg': 1,
+  'Overlay.asciiLines': 1,
   'SquareSet.bitboard': 1,
   'SquareSet.squares': 1,
 };

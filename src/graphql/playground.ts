@@ -19,7 +19,7 @@ query SeedExample {
       squares
     }
     overlay {
-      ascii
+      asciiLines
     }
   }
 }

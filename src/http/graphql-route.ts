@@ -176,7 +176,7 @@ function appendVary(current: number | string | string[] | undefined, name: strin
  * request carries: `no-cache`, which fetch adds to every conditional request, speaks to caches
  * on the way, not to the origin.
  */
-function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
+export function matchesIfNoneMatch(header: string | undefined, tag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   const opaque = (t: string) => t.trim().replace(/^W\//, '');

@@ -222,4 +222,15 @@ function picture(
 export const overlay: OverlayResolvers = {
   ascii: (result: PathResult, _args, ctx) => picture(ctx, 'ascii', asciiDrawn, result, renderAscii),
   svg: (result: PathResult, _args, ctx) => picture(ctx, 'svg', svgDrawn, result, renderSvg),
+  // The same drawing as `ascii` (kept, budgeted and charged the same), cut into lines; each line
+  // costs its quotes and comma on top.
+  asciiLines: (result: PathResult, _args, ctx) => {
+    const lines = (text: string) => {
+      if (text === '') return [];
+      ctx.output.pass(null, 3 * result.board.ranks);
+      return text.split('\n');
+    };
+    const text = picture(ctx, 'ascii', asciiDrawn, result, renderAscii);
+    return text instanceof Promise ? text.then(lines) : lines(text);
+  },
 };

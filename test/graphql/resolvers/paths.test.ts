@@ -29,7 +29,7 @@ describe('the seed example', () => {
       shortestPaths(query: ${SEED_QUERY}) {
         piece board { files ranks } reachable distance
         layers { squares count bitboard }
-        overlay { ascii }
+        overlay { ascii asciiLines }
       }
     }`);
     expect(status).toBe(200);
@@ -45,6 +45,7 @@ describe('the seed example', () => {
     ]);
     expect(r.layers[0]).toMatchObject({ count: 1, bitboard: '0x0000000010000000' });
     expect(r.overlay.ascii).toBe(SEED_DIAGRAM);
+    expect(r.overlay.asciiLines).toEqual(SEED_DIAGRAM.split('\n'));
   });
 
   it('gives the other fields: key, mask, sources, targets, squares, pathCount, path, paths, distances', async () => {
@@ -94,7 +95,7 @@ describe('the seed example', () => {
     expect(svg).toContain('xmlns="http://www.w3.org/2000/svg"');
     expect(svg).not.toMatch(/href=|url\(/); // nothing external
     // 15 path squares, each labelled with its step; 8 file letters and 8 rank numbers.
-    expect(svg.match(/<circle /g)).toHaveLength(15);
+    expect(svg.match(/<g class="steps"[\s\S]*?<\/g>/)?.[0].match(/<circle /g)).toHaveLength(15);
     expect(svg).toContain('>4</text>');
     expect(svg).toMatch(/class="sources"[\s\S]*<rect[\s\S]*class="targets"/);
     expect(svg).toContain('>h</text>');
@@ -103,13 +104,15 @@ describe('the seed example', () => {
   it('shades obstacles in the SVG and draws nothing for an unreachable ASCII overlay', async () => {
     const { body } = await t.gql(`{
       a: shortestPaths(query: { piece: ROOK, from: ["a1"], to: ["a8"], blocked: ["a4"] }) { distance overlay { svg } }
-      b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], blocked: ["b1", "b2", "a2"] }) { reachable distance layers { count } pathCount path { squares } overlay { ascii svg } }
+      b: shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"], blocked: ["b1", "b2", "a2"] }) { reachable distance layers { count } pathCount path { squares } overlay { ascii asciiLines svg } }
     }`);
     expect(body.errors).toBeUndefined();
     expect(body.data.a.distance).toBe(3);
     expect(body.data.a.overlay.svg).toMatch(/class="obstacles"[^>]*>\n<rect /);
     expect(body.data.b).toMatchObject({ reachable: false, distance: null, layers: [], pathCount: '0', path: null });
     expect(body.data.b.overlay.ascii).toBe('');
+    expect(body.data.b.overlay.asciiLines).toEqual([]);
+    expect(body.data.b.overlay.svg).toContain('>unreachable</text>');
     expect(checkWellFormedXml(body.data.b.overlay.svg)).toBe('svg');
   });
 
