@@ -53,6 +53,21 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'viewer-imports-engine-only',
+      comment:
+        'the browser viewer (src/viewer) talks to the server only through GraphQL: of ours it imports the pure engine alone',
+      severity: 'error',
+      from: { path: '^src/viewer/' },
+      to: { path: '^src/', pathNot: '^src/(viewer|engine)/' },
+    },
+    {
+      name: 'nothing-imports-the-viewer',
+      comment: 'the viewer is a separate browser bundle: the service and the engine never import it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/viewer/' },
+      to: { path: '^src/viewer/' },
+    },
+    {
       name: 'no-source-to-tests',
       severity: 'error',
       from: { path: '^src/' },

@@ -7,7 +7,8 @@
  * - `GET /health`: 200 with a small JSON report once the database is ready, 503 before it is
  *   and while it is degraded or the server is stopping.
  * - `GET /metrics`: Prometheus text.
- * - `GET /`: a redirect to the playground.
+ * - `GET /diagram.svg`: the diagram of a path question as an SVG image (`diagram-route.ts`).
+ * - `GET /` and `GET /viewer/*`: the viewer page and its bundle (`viewer-route.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -17,8 +18,10 @@ import { GRAPHQL_PATH } from '../graphql/apollo.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
 import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';
+import { DIAGRAM_PATH, diagramRoute } from './diagram-route.js';
 import { graphqlRoute } from './graphql-route.js';
 import { sendError, sendJson } from './replies.js';
+import { isViewerPath, viewerRoute } from './viewer-route.js';
 
 /** Methods counted by name; anything else is `OTHER`, so labels stay bounded. */
 const KNOWN_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
@@ -46,6 +49,8 @@ export function createRequestHandler(deps: HandlerDeps) {
   const { config, metrics, logger } = deps;
   const applyCors = corsFor(config.corsOrigins);
   const graphql = graphqlRoute(deps);
+  const viewer = viewerRoute();
+  const diagram = diagramRoute(deps);
 
   /** Answers one request; resolves to the route's name for the metrics. */
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> => {
@@ -72,12 +77,15 @@ export function createRequestHandler(deps: HandlerDeps) {
       res.end(text);
       return 'metrics';
     }
-    if (path === '/' && (method === 'GET' || method === 'HEAD')) {
-      res.writeHead(302, { location: GRAPHQL_PATH });
-      res.end();
-      return 'other';
+    if (path === DIAGRAM_PATH) {
+      diagram(req, res, url);
+      return 'diagram';
     }
-    const message = `No route for ${method} ${path}: use POST ${GRAPHQL_PATH}, GET /health or GET /metrics`;
+    if (isViewerPath(path)) {
+      await viewer(req, res, path);
+      return 'viewer';
+    }
+    const message = `No route for ${method} ${path}: use POST ${GRAPHQL_PATH}, GET ${DIAGRAM_PATH}, GET /health or GET /metrics`;
     sendError(res, 404, ErrorCode.NotFound, message);
     return 'other';
   };

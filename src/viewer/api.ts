@@ -1,0 +1,195 @@
+/**
+ * The viewer's only way to the server: the public GraphQL API at `/graphql`, through an
+ * `@urql/core` client (queries go as GET while short, which HTTP caches may keep; mutations as
+ * POST). Each function returns data or a `Problem` that names the argument at fault.
+ */
+import { Client, type CombinedError, cacheExchange, fetchExchange, gql } from '@urql/core';
+import type { Piece, Question } from './state.js';
+
+/** A set of squares as the API returns it. */
+export interface Squares {
+  squares: string[];
+}
+
+/** A page of shortest paths. */
+export interface PathsPage {
+  edges: { cursor: string; node: Squares }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  totalCount: string;
+}
+
+/** The parts of a `PathResult` the viewer shows. */
+export interface Result {
+  piece: Piece;
+  board: { files: number; ranks: number };
+  mask: string;
+  reachable: boolean;
+  distance: number | null;
+  pathCount: string;
+  sources: Squares;
+  targets: Squares;
+  layers: Squares[];
+  path: Squares | null;
+}
+
+/** A piece of a position. */
+export interface Placed {
+  square: string;
+  role: string;
+  color: 'WHITE' | 'BLACK';
+}
+
+/** What went wrong: the message, and the argument it names (`fen`, `query.to[1]`), if any. */
+export interface Problem {
+  message: string;
+  argument?: string;
+}
+
+/** An answer: the data, or a problem. */
+export type Answer<T> = { ok: true; data: T } | { ok: false; problem: Problem };
+
+/** A saved analysis, as listed and as opened. */
+export interface AnalysisSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+}
+
+/** An opened analysis: its position and its first result. */
+export interface AnalysisDetail extends AnalysisSummary {
+  fen: string | null;
+  notes: string | null;
+  results: Result[];
+}
+
+const RESULT = `
+  piece board { files ranks } mask reachable distance pathCount
+  sources { squares } targets { squares } layers { squares } path { squares }
+`;
+const PAGE = `edges { cursor node { squares } } pageInfo { hasNextPage endCursor } totalCount`;
+
+const SHORTEST = gql`query ViewerShortest($query: PathQuery!) { shortestPaths(query: $query) { ${RESULT} } }`;
+const POSITION = gql`
+  query ViewerPosition($fen: String!, $board: BoardInput, $from: Square!, $to: [Square!]!, $avoid: Boolean, $ask: Boolean!) {
+    position(fen: $fen, board: $board) {
+      pieces { square role color }
+      paths(from: $from, to: $to, avoidAttacked: $avoid) @include(if: $ask) { ${RESULT} }
+    }
+  }`;
+const SHORTEST_PAGE = gql`
+  query ViewerPaths($query: PathQuery!, $first: Int, $after: String) {
+    shortestPaths(query: $query) { paths(first: $first, after: $after) { ${PAGE} } }
+  }`;
+const POSITION_PAGE = gql`
+  query ViewerPositionPaths($fen: String!, $board: BoardInput, $from: Square!, $to: [Square!]!, $avoid: Boolean, $first: Int, $after: String) {
+    position(fen: $fen, board: $board) {
+      paths(from: $from, to: $to, avoidAttacked: $avoid) { paths(first: $first, after: $after) { ${PAGE} } }
+    }
+  }`;
+const SAVE = gql`
+  mutation ViewerSave($input: SaveAnalysisInput!) {
+    saveAnalysis(input: $input) { editToken analysis { id title createdAt } }
+  }`;
+const LIST = gql`
+  query ViewerAnalyses($first: Int, $after: String) {
+    analyses(first: $first, after: $after) {
+      edges { node { id title createdAt } } pageInfo { hasNextPage endCursor } totalCount
+    }
+  }`;
+const OPEN = gql`
+  query ViewerAnalysis($id: ID!) {
+    analysis(id: $id) { id title createdAt fen notes results { ${RESULT} } }
+  }`;
+
+const client = new Client({
+  url: new URL('/graphql', location.href).href,
+  exchanges: [cacheExchange, fetchExchange],
+});
+
+/** The first problem of a urql error. */
+function problemOf(error: CombinedError): Problem {
+  const first = error.graphQLErrors[0];
+  if (first) {
+    const argument = first.extensions?.argument;
+    return { message: first.message, argument: typeof argument === 'string' ? argument : undefined };
+  }
+  return { message: error.networkError ? `The server did not answer: ${error.networkError.message}` : error.message };
+}
+
+/** Response data, read by each caller in the shape its document selects. */
+// biome-ignore lint/suspicious/noExplicitAny: each document's data is picked apart by its caller
+type Data = any;
+
+/** Runs a query (or a mutation) and picks the data out. */
+async function run<T>(
+  kind: 'query' | 'mutation',
+  doc: ReturnType<typeof gql>,
+  vars: object,
+  pick: (d: Data) => T,
+): Promise<Answer<T>> {
+  const options = { requestPolicy: 'network-only' as const };
+  const result =
+    kind === 'query'
+      ? await client.query(doc, vars, options).toPromise()
+      : await client.mutation(doc, vars).toPromise();
+  if (result.error) return { ok: false, problem: problemOf(result.error) };
+  return { ok: true, data: pick(result.data) };
+}
+
+/** The API's `PathQuery` for a question without a position. */
+export function pathQuery(q: Question) {
+  return { piece: q.piece, board: { files: q.files, ranks: q.ranks }, from: q.from, to: q.to, blocked: q.blocked };
+}
+
+/** Variables of the position queries. */
+function positionVars(q: Question) {
+  return {
+    fen: q.fen,
+    board: { files: q.files, ranks: q.ranks },
+    from: q.from[0] ?? 'a1',
+    to: q.to,
+    avoid: q.avoidAttacked,
+  };
+}
+
+/** The answer to a question without a position. */
+export function ask(q: Question): Promise<Answer<Result | null>> {
+  return run('query', SHORTEST, { query: pathQuery(q) }, (d) => d.shortestPaths as Result | null);
+}
+
+/** The pieces of a position, and the answer for its chosen piece once sources and targets are set. */
+export function askPosition(q: Question, complete: boolean) {
+  return run('query', POSITION, { ...positionVars(q), ask: complete }, (d) => ({
+    pieces: d.position.pieces as Placed[],
+    result: (d.position.paths ?? null) as Result | null,
+  }));
+}
+
+/** One page of the shortest paths of a question. */
+export function pathsPage(q: Question, first: number, after: string | null): Promise<Answer<PathsPage>> {
+  if (q.fen) {
+    return run('query', POSITION_PAGE, { ...positionVars(q), first, after }, (d) => d.position.paths.paths);
+  }
+  return run('query', SHORTEST_PAGE, { query: pathQuery(q), first, after }, (d) => d.shortestPaths.paths);
+}
+
+/** Saves a question as an analysis; the answer holds the edit token, shown once. */
+export function save(title: string, notes: string, fen: string, query: object) {
+  const input = { title, notes, fen: fen || null, queries: [query] };
+  return run('mutation', SAVE, { input }, (d) => d.saveAnalysis as { editToken: string; analysis: AnalysisSummary });
+}
+
+/** A page of saved analyses, newest first. */
+export function listAnalyses(first: number, after: string | null) {
+  return run('query', LIST, { first, after }, (d) => ({
+    items: (d.analyses.edges as { node: AnalysisSummary }[]).map((e) => e.node),
+    hasNextPage: d.analyses.pageInfo.hasNextPage as boolean,
+    endCursor: d.analyses.pageInfo.endCursor as string | null,
+    totalCount: d.analyses.totalCount as number,
+  }));
+}
+
+/** One saved analysis, or null when there is none with this id. */
+export function openAnalysis(id: string) {
+  return run('query', OPEN, { id }, (d) => d.analysis as AnalysisDetail | null);
+}

@@ -1,0 +1,222 @@
+/**
+ * The viewer page: reads the question from the URL, asks the server through the GraphQL API at
+ * once on every change, and shows the answer on the board and beside it. Every change of the
+ * question is a new history entry, so back and forward step through questions.
+ */
+import { squareName } from '../engine/squares.js';
+import { AnalysesPanel, type Saveable } from './analyses.js';
+import { type AnalysisDetail, ask, askPosition, type Placed, type Problem, pathQuery, type Result } from './api.js';
+import { BoardGrid, type BoardView } from './board.js';
+import { PathPager } from './pager.js';
+import { outsideMask, picture, summary } from './render.js';
+import {
+  isComplete,
+  type Mode,
+  PIECES,
+  type Piece,
+  type Question,
+  questionFromSearch,
+  searchFromQuestion,
+  toggleSquare,
+} from './state.js';
+
+/** An element of the page by id. */
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (!found) throw new Error(`the page has no #${id}`);
+  return found as T;
+}
+
+const pieceSelect = byId<HTMLSelectElement>('piece');
+const filesInput = byId<HTMLInputElement>('files');
+const ranksInput = byId<HTMLInputElement>('ranks');
+const fenInput = byId<HTMLInputElement>('fen');
+const avoidInput = byId<HTMLInputElement>('avoid');
+const hint = byId('hint');
+const answerBox = byId('answer');
+const pictureBox = byId('picture');
+const errors = {
+  piece: byId('piece-error'),
+  size: byId('size-error'),
+  fen: byId('fen-error'),
+  board: byId('board-error'),
+  general: byId('error'),
+};
+
+let question = questionFromSearch(location.search);
+let result: Result | null = null;
+let pieces: Placed[] = [];
+let serial = 0;
+
+const grid = new BoardGrid(byId('board'), (name) => change(toggleSquare(question, mode(), name)));
+const pager = new PathPager(byId('paths'));
+const analyses = new AnalysesPanel(byId('analyses'), saveable, openSaved);
+
+for (const piece of PIECES) pieceSelect.append(new Option(piece.toLowerCase().replace('_', ' '), piece));
+
+/** The click mode chosen. */
+function mode(): Mode {
+  return (document.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value ?? 'source') as Mode;
+}
+
+/** Applies a new question: a history entry, then the answer. */
+function change(next: Question): void {
+  question = next;
+  history.pushState(null, '', searchFromQuestion(question));
+  void update();
+}
+
+/** Which message slot an error belongs to, from the argument it names. */
+function slotOf(problem: Problem): HTMLElement {
+  const arg = (problem.argument ?? '').replace(/^query\./, '');
+  if (arg.startsWith('fen')) return errors.fen;
+  if (arg.startsWith('board')) return errors.size;
+  if (arg.startsWith('piece')) return errors.piece;
+  if (/^(from|to|blocked|mask)/.test(arg)) return errors.board;
+  if (question.fen && /\bFEN\b|position/i.test(problem.message)) return errors.fen;
+  return errors.general;
+}
+
+/** Shows the form's values for the current question. */
+function fillForm(): void {
+  pieceSelect.value = question.piece;
+  pieceSelect.disabled = question.fen !== '';
+  filesInput.value = String(question.files);
+  ranksInput.value = String(question.ranks);
+  if (document.activeElement !== fenInput) fenInput.value = question.fen;
+  avoidInput.checked = question.avoidAttacked;
+  avoidInput.disabled = question.fen === '';
+  const obstacle = document.querySelector<HTMLInputElement>('input[name="mode"][value="obstacle"]');
+  if (obstacle) obstacle.disabled = question.fen !== '';
+}
+
+/** Letter of a placed piece: upper case white, lower case black. */
+function letter(p: Placed): string {
+  const l = p.role === 'KNIGHT' ? 'N' : p.role.charAt(0);
+  return p.color === 'WHITE' ? l : l.toLowerCase();
+}
+
+/** The board's view of the question and its answer. */
+function drawBoard(): void {
+  const view: BoardView = {
+    files: question.files,
+    ranks: question.ranks,
+    sources: question.from,
+    targets: question.to,
+    obstacles: question.fen ? [] : question.blocked,
+    steps: new Map(),
+    path: new Set(result?.path?.squares ?? []),
+    pieces: new Map(pieces.map((p) => [p.square, letter(p)])),
+  };
+  result?.layers.forEach((layer, step) => {
+    for (const square of layer.squares) view.steps.set(square, step);
+  });
+  grid.draw(view);
+}
+
+/** Asks the server and shows the answer (a newer question drops an older answer). */
+async function update(): Promise<void> {
+  const mine = ++serial;
+  fillForm();
+  for (const slot of Object.values(errors)) slot.textContent = '';
+  const complete = isComplete(question);
+  let problem: Problem | null = null;
+  let next: Result | null = null;
+  let nextPieces: Placed[] = [];
+  if (question.fen) {
+    const answer = await askPosition(question, complete);
+    if (answer.ok) ({ pieces: nextPieces, result: next } = answer.data);
+    else problem = answer.problem;
+  } else if (complete) {
+    const answer = await ask(question);
+    if (answer.ok) next = answer.data;
+    else problem = answer.problem;
+  }
+  if (mine !== serial) return;
+  result = next;
+  pieces = nextPieces;
+  if (problem) slotOf(problem).textContent = problem.message;
+  hint.textContent = hintText(complete);
+  drawBoard();
+  answerBox.replaceChildren(...(result ? [summary(result)] : []));
+  pictureBox.replaceChildren(...(result ? [picture(result, pieces)] : []));
+  byId('picture-box').hidden = result === null;
+  if (question.fen && question.from.length)
+    pieceSelect.value = pieceOf(pieces.find((p) => p.square === question.from[0]));
+  pager.show(result?.reachable ? question : null);
+  analyses.offer(saveable());
+}
+
+/** What to do next, in words. */
+function hintText(complete: boolean): string {
+  if (complete) return '';
+  if (question.fen) {
+    return question.from.length === 0 ? 'Click a piece of the position as the source.' : 'Now click the targets.';
+  }
+  return question.from.length === 0 ? 'Click the source squares.' : 'Now pick “target” and click the targets.';
+}
+
+/** The piece a position's piece moves as. */
+function pieceOf(p: Placed | undefined): Piece {
+  if (!p) return question.piece;
+  if (p.role === 'PAWN') return p.color === 'WHITE' ? 'WHITE_PAWN' : 'BLACK_PAWN';
+  return p.role as Piece;
+}
+
+/** The current answer as an analysis to save, or null. */
+function saveable(): Saveable | null {
+  if (!result) return null;
+  const piece = question.fen ? pieceOf(pieces.find((p) => p.square === question.from[0])) : question.piece;
+  const title = `${piece.toLowerCase().replace('_', ' ')} ${question.from.join(',')} → ${question.to.join(',')}`;
+  const base = { ...pathQuery(question), piece };
+  // With a position the effective mask carries the blocking pieces and the attacked squares.
+  const query = question.fen ? { ...base, blocked: [], fen: question.fen, mask: result.mask } : base;
+  return { title, notes: `viewer${searchFromQuestion(question)}`, fen: question.fen, query };
+}
+
+/** Puts an opened analysis's first query on the board. */
+function openSaved(analysis: AnalysisDetail): void {
+  const first = analysis.results[0];
+  const board = first.board;
+  const link = analysis.notes?.startsWith('viewer?') ? questionFromSearch(analysis.notes.slice(6)) : null;
+  const next: Question = {
+    piece: first.piece,
+    files: board.files,
+    ranks: board.ranks,
+    from: first.sources.squares,
+    to: first.targets.squares,
+    blocked: [],
+    fen: analysis.fen ?? '',
+    avoidAttacked: link?.avoidAttacked ?? false,
+  };
+  if (next.fen) next.from = next.from.slice(0, 1);
+  else next.blocked = outsideMask(first, (i) => squareName(i, board));
+  change(next);
+}
+
+pieceSelect.addEventListener('change', () => change({ ...question, piece: pieceSelect.value as Piece }));
+for (const input of [filesInput, ranksInput]) {
+  input.addEventListener('change', () => {
+    const files = Number(filesInput.value);
+    const ranks = Number(ranksInput.value);
+    if (![files, ranks].every((n) => Number.isInteger(n) && n >= 1 && n <= 26)) {
+      errors.size.textContent = 'A board side is a whole number from 1 to 26.';
+      return;
+    }
+    change({ ...question, files, ranks, from: [], to: [], blocked: [] });
+  });
+}
+fenInput.addEventListener('change', () => {
+  change({ ...question, fen: fenInput.value.trim(), from: [], to: [], blocked: [] });
+});
+avoidInput.addEventListener('change', () => change({ ...question, avoidAttacked: avoidInput.checked }));
+byId('clear').addEventListener('click', () => {
+  change({ ...question, from: [], to: [], blocked: [], fen: '', avoidAttacked: false });
+});
+window.addEventListener('popstate', () => {
+  question = questionFromSearch(location.search);
+  void update();
+});
+
+void update();
+void analyses.load(true);

@@ -1,0 +1,103 @@
+/**
+ * The answer in words and numbers: distance, path count, the layers with their steps, the
+ * smallest path, one page of shortest paths at a time, and the picture drawn by the engine's
+ * shared renderer. Unreachable is said plainly.
+ */
+import { parseBitboard } from '../engine/bitset.js';
+import { type DiagramSpec, renderDiagram } from '../engine/diagram.js';
+import { squareIndexOrMinus1 } from '../engine/squares.js';
+import type { Role } from '../engine/types.js';
+import type { PathsPage, Placed, Result } from './api.js';
+
+/** Creates an element with a class and children. */
+export function el(tag: string, className = '', ...children: (Node | string)[]): HTMLElement {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}
+
+/** Squares as indices on the result's board. */
+function indices(squares: string[], result: Result): number[] {
+  return squares.map((s) => squareIndexOrMinus1(s, result.board.files, result.board.ranks)).filter((i) => i >= 0);
+}
+
+/** A number with thin grouping (path counts grow past 2^53: they arrive as decimal strings). */
+function groupDigits(text: string): string {
+  return text.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The summary: distance, count, layers and smallest path, or "unreachable". */
+export function summary(result: Result): HTMLElement {
+  const box = el('div', 'summary');
+  if (!result.reachable) {
+    box.append(
+      el(
+        'p',
+        'unreachable',
+        `Unreachable: no ${result.piece.toLowerCase().replace('_', ' ')} path leads from ${result.sources.squares.join(', ') || 'the sources'} to ${result.targets.squares.join(', ') || 'the targets'}.`,
+      ),
+    );
+    return box;
+  }
+  const facts = el('dl', 'facts');
+  facts.append(el('dt', '', 'Distance'), el('dd', 'distance', String(result.distance)));
+  facts.append(el('dt', '', 'Shortest paths'), el('dd', 'path-count', groupDigits(result.pathCount)));
+  box.append(facts);
+  const layers = el('ol', 'layers');
+  layers.setAttribute('start', '0');
+  result.layers.forEach((layer, step) => {
+    const item = el('li', '', el('span', 'layer-step', `step ${step}: `), layer.squares.join(' '));
+    item.dataset.step = String(step);
+    layers.append(item);
+  });
+  box.append(el('h3', '', 'Layers'), layers);
+  if (result.path) box.append(el('h3', '', 'Smallest path'), el('p', 'smallest-path', result.path.squares.join(' → ')));
+  return box;
+}
+
+/** One page of paths, numbered from `offset + 1`. */
+export function pathList(page: PathsPage, offset: number): HTMLElement {
+  const list = el('ol', 'path-list');
+  list.setAttribute('start', String(offset + 1));
+  for (const edge of page.edges) list.append(el('li', 'path', edge.node.squares.join(' → ')));
+  return list;
+}
+
+/**
+ * The picture of a result as an `<img>` holding a standalone SVG, drawn by the engine's shared
+ * renderer: RENDERER CALL SITE, the one place the viewer calls `renderDiagram`.
+ */
+export function picture(result: Result, pieces: readonly Placed[]): HTMLElement {
+  const board = result.board;
+  const at = (squares: string[]) => indices(squares, result);
+  const words = parseBitboard(result.mask, board);
+  const obstacles: number[] = [];
+  for (let i = 0; i < board.files * board.ranks; i++) if (((words[i >>> 5] >>> (i & 31)) & 1) === 0) obstacles.push(i);
+  const spec: DiagramSpec = {
+    board,
+    layers: result.layers.map((layer) => at(layer.squares)),
+    sources: at(result.sources.squares),
+    targets: at(result.targets.squares),
+    obstacles,
+    pieces: pieces.map((p) => ({ index: at([p.square])[0], role: p.role as Role, color: p.color })),
+    path: result.path ? at(result.path.squares) : undefined,
+    reachable: result.reachable,
+  };
+  const img = document.createElement('img');
+  img.className = 'diagram';
+  img.alt = result.reachable
+    ? `Diagram: ${result.distance} moves, ${result.layers.length} layers`
+    : 'Diagram: the targets are unreachable';
+  img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderDiagram(spec))}`;
+  return img;
+}
+
+/** Squares of a result's board outside its passable set (the obstacles it saw). */
+export function outsideMask(result: Result, name: (index: number) => string): string[] {
+  const words = parseBitboard(result.mask, result.board);
+  const out: string[] = [];
+  const total = result.board.files * result.board.ranks;
+  for (let i = 0; i < total; i++) if (((words[i >>> 5] >>> (i & 31)) & 1) === 0) out.push(name(i));
+  return out;
+}

@@ -1,0 +1,95 @@
+/**
+ * The question the viewer asks, and its home in the URL's query string, so a link reproduces it
+ * and the browser's back and forward buttons step through earlier questions. Pure: no DOM.
+ *
+ * `?piece=KING&board=8x8&from=e4&to=a1,h8&blocked=d5&fen=...&avoid=1`
+ */
+
+/** The pieces the API knows (`Piece`). */
+export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'] as const;
+/** One of `PIECES`. */
+export type Piece = (typeof PIECES)[number];
+
+/** What a click on a square does. */
+export type Mode = 'source' | 'target' | 'obstacle';
+
+/** One question: a piece on a board, its sources, targets and obstacles, or a position and one of its pieces. */
+export interface Question {
+  piece: Piece;
+  files: number;
+  ranks: number;
+  from: string[];
+  to: string[];
+  /** Obstacles (ignored with a FEN: the position's pieces block). */
+  blocked: string[];
+  /** A position; empty for none. With one, `from` holds the square of the piece to move. */
+  fen: string;
+  avoidAttacked: boolean;
+}
+
+/** The question a fresh page opens on: the seed example's board. */
+export function emptyQuestion(): Question {
+  return { piece: 'KING', files: 8, ranks: 8, from: [], to: [], blocked: [], fen: '', avoidAttacked: false };
+}
+
+/** Splits a comma list, dropping empty names and duplicates. */
+function list(value: string | null): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(',').map((s) => s.trim().toLowerCase()))].filter((s) => s !== '');
+}
+
+/** Reads a board side from the URL, 8 when absent or not a side from 1 to 26. */
+function side(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 26 ? n : 8;
+}
+
+/** The question a query string asks (missing parts take the defaults). */
+export function questionFromSearch(search: string): Question {
+  const params = new URLSearchParams(search);
+  const q = emptyQuestion();
+  const piece = (params.get('piece') ?? '').toUpperCase();
+  if ((PIECES as readonly string[]).includes(piece)) q.piece = piece as Piece;
+  const [files, ranks] = (params.get('board') ?? '8x8').toLowerCase().split('x');
+  q.files = side(files);
+  q.ranks = side(ranks ?? files);
+  q.from = list(params.get('from'));
+  q.to = list(params.get('to'));
+  q.blocked = list(params.get('blocked'));
+  q.fen = (params.get('fen') ?? '').trim();
+  q.avoidAttacked = params.get('avoid') === '1';
+  return q;
+}
+
+/** The query string of a question (`?...`), with only the parts that differ from the defaults. */
+export function searchFromQuestion(q: Question): string {
+  const params = new URLSearchParams();
+  if (q.fen) params.set('fen', q.fen);
+  else params.set('piece', q.piece);
+  params.set('board', `${q.files}x${q.ranks}`);
+  if (q.from.length) params.set('from', q.from.join(','));
+  if (q.to.length) params.set('to', q.to.join(','));
+  if (!q.fen && q.blocked.length) params.set('blocked', q.blocked.join(','));
+  if (q.fen && q.avoidAttacked) params.set('avoid', '1');
+  return `?${params.toString().replace(/%2C/g, ',')}`;
+}
+
+/** Toggles `name` in the list `mode` edits; a square is in at most one list (one source with a FEN). */
+export function toggleSquare(q: Question, mode: Mode, name: string): Question {
+  const next: Question = { ...q, from: [...q.from], to: [...q.to], blocked: [...q.blocked] };
+  const key = mode === 'source' ? 'from' : mode === 'target' ? 'to' : 'blocked';
+  const had = next[key].includes(name);
+  next.from = next.from.filter((s) => s !== name);
+  next.to = next.to.filter((s) => s !== name);
+  next.blocked = next.blocked.filter((s) => s !== name);
+  if (!had) {
+    if (key === 'from' && q.fen) next.from = [name];
+    else next[key].push(name);
+  }
+  return next;
+}
+
+/** True when the question can be asked: at least one source and one target. */
+export function isComplete(q: Question): boolean {
+  return q.from.length > 0 && q.to.length > 0;
+}

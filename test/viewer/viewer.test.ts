@@ -1,0 +1,200 @@
+/**
+ * The viewer at `/` in a real browser (Debian's headless Chromium through playwright-core), against
+ * a real server with a database and the built bundle (`npm test` builds first): the seed question
+ * is asked by clicking squares, and the numbers, the step marks and every page of paths are
+ * checked against the library's own `solve`; the keyboard, the URL and back/forward, saving an
+ * analysis and opening it again after a reload, an error shown next to the FEN input, no request
+ * to any other host, and a phone-width window with no horizontal scroll. Screenshots go to
+ * `test-artifacts/viewer-*.png`. Skipped outside CI when /usr/bin/chromium is missing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { solve } from '../../src/engine/index.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+const inCi = Boolean(process.env.CI);
+const ARTIFACTS = 'test-artifacts';
+
+if (!haveChromium && !inCi) {
+  console.warn(`Skipping the viewer browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+}
+
+/** The seed example, as the library answers it. */
+const SEED = solve({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] });
+
+/** The button of a square. */
+const square = (page: Page, name: string) => page.locator(`#board button[data-square="${name}"]`);
+
+/** The path count the page shows, without its digit grouping. */
+const shownCount = async (page: Page) => (await page.locator('.path-count').innerText()).replace(/,/g, '');
+
+describe.skipIf(!haveChromium && !inCi)('viewer in headless Chromium', () => {
+  let t: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    t = await startTestServer({ database: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('the library agrees with the seed diagram', () => {
+    expect(SEED.distance).toBe(4);
+    expect(SEED.layers.map((layer) => layer.squares)).toEqual([
+      ['e4'],
+      ['d3', 'd4', 'e5', 'f5'],
+      ['c2', 'c3', 'f6', 'g6'],
+      ['b1', 'b2', 'g7', 'h7'],
+      ['a1', 'h8'],
+    ]);
+  });
+
+  it('asks the seed question by clicks, pages through every path, saves and reopens it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const origin = new URL(t.url).origin;
+    const foreign: string[] = [];
+    page.on('request', (request) => {
+      const url = request.url();
+      if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
+      if (new URL(url).origin !== origin) foreign.push(url);
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+
+    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    expect(await page.title()).toBe('chess-paths viewer');
+    await page.selectOption('#piece', 'KING');
+    expect(await page.inputValue('#files')).toBe('8');
+    expect(await page.inputValue('#ranks')).toBe('8');
+    await square(page, 'e4').click();
+    await page.getByLabel('target').check();
+    await square(page, 'a1').click();
+    await square(page, 'h8').click();
+
+    // The numbers and the step marks, as the library says.
+    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    expect(await shownCount(page)).toBe(String(SEED.pathCount));
+    const marked = await page
+      .locator('#board button[data-step]')
+      .evaluateAll((cells) =>
+        Object.fromEntries(
+          cells.map((c) => [(c as HTMLElement).dataset.square, Number((c as HTMLElement).dataset.step)]),
+        ),
+      );
+    const expected = Object.fromEntries(SEED.layers.flatMap((layer, k) => layer.squares.map((s) => [s, k])));
+    expect(marked).toEqual(expected);
+    expect(await page.locator('.smallest-path').innerText()).toBe(SEED.path!.squares.join(' → '));
+    expect(new URL(page.url()).search).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
+    await page.locator('#picture-box summary').click();
+    expect(await page.locator('#picture img.diagram').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(
+      await page.locator('#picture img.diagram').evaluate((img) => (img as HTMLImageElement).naturalWidth),
+    ).toBeGreaterThan(0);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-seed.png`, fullPage: true });
+
+    // Every shortest path, three at a time.
+    await page.selectOption('#page-size', '3');
+    const seen: string[][] = [];
+    let first: string[] | null = null;
+    for (;;) {
+      await expect.poll(() => page.locator('.path-list li').count()).toBeGreaterThan(0);
+      const status = await page.locator('.page-status').innerText();
+      const items = await page.locator('.path-list li').allInnerTexts();
+      if (first === null) first = items;
+      else expect(items).not.toEqual(first);
+      seen.push(items);
+      const next = page.locator('.next-page');
+      if (await next.isDisabled()) break;
+      await next.click();
+      await expect.poll(() => page.locator('.page-status').innerText()).not.toBe(status);
+    }
+    const all = seen.flat();
+    expect(seen.length).toBeGreaterThan(1);
+    expect(all).toHaveLength(Number(SEED.pathCount));
+    expect(new Set(all).size).toBe(all.length);
+    const library = SEED.paths({ first: 1000 }).edges.map((e) => e.node.squares.join(' → '));
+    expect(all).toEqual(library);
+
+    // The keyboard: arrows move focus, Enter toggles; back and forward step through questions.
+    await square(page, 'e4').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('f4');
+    await page.keyboard.press('ArrowUp');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('f5');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.distance').innerText()).toBe('1');
+    expect(await square(page, 'f5').getAttribute('class')).toContain('target');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('f5');
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-keyboard.png` });
+    await page.goBack();
+    await expect.poll(() => page.locator('.distance').innerText()).toBe('4');
+    await page.goForward();
+    await expect.poll(() => page.locator('.distance').innerText()).toBe('1');
+    await page.goBack();
+    await expect.poll(() => page.locator('.distance').innerText()).toBe('4');
+
+    // Save, reload an empty page, and open it from the list.
+    await page.fill('#analysis-title', 'Seed king');
+    await page.click('#save-analysis');
+    await expect.poll(() => page.inputValue('#edit-token'), { timeout: 15_000 }).toMatch(/\S{16,}/);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-saved.png`, fullPage: true });
+    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    expect(await page.locator('#board button[data-step]').count()).toBe(0);
+    await page.locator('.open-analysis', { hasText: 'Seed king' }).click();
+    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    expect(await shownCount(page)).toBe(String(SEED.pathCount));
+    expect(new URL(page.url()).search).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
+    expect(await square(page, 'e4').getAttribute('class')).toContain('source');
+    expect(await square(page, 'h8').getAttribute('class')).toContain('target');
+
+    // A bad FEN: the error sits next to the FEN input.
+    await page.fill('#fen', 'not a fen');
+    await page.press('#fen', 'Tab');
+    const fenError = page.locator('.fen-field #fen-error');
+    await expect.poll(() => fenError.innerText(), { timeout: 15_000 }).toMatch(/\S/);
+    expect(await page.locator('#error').innerText()).toBe('');
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-bad-fen.png` });
+
+    // A phone-width window: the board scales, nothing scrolls sideways.
+    await page.goto(`${t.url}/?piece=KING&board=8x8&from=e4&to=a1,h8`, { waitUntil: 'load' });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+      board: document.getElementById('board')!.getBoundingClientRect().width,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    expect(widths.board).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-phone.png`, fullPage: true });
+
+    expect(foreign).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('moves a piece of a pasted position', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    const want = solve({ piece: 'KNIGHT', from: ['g1'], to: ['e5'], fen });
+    await page.goto(`${t.url}/?fen=${encodeURIComponent(fen)}&board=8x8&from=g1&to=e5`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe(String(want.distance));
+    expect(await shownCount(page)).toBe(String(want.pathCount));
+    expect(await square(page, 'g1').innerText()).toContain('N');
+    expect(await page.locator('#piece').isDisabled()).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS}/viewer-fen.png`, fullPage: true });
+    await page.close();
+  });
+});
