@@ -13,6 +13,7 @@ import { ErrorCode, ServiceError } from '../errors.js';
 import type { Prepared } from './engine-api.js';
 import { EngineBudget } from './engine-budget.js';
 import { createResultLoader, PreparationGate, type ResultLoader } from './loader.js';
+import type { PositionDiagrams } from './position-diagrams.js';
 import { newVerdict, type ReplayVerdict, servedHot, servedOther } from './replay.js';
 import { OutputBudget } from './response-budget.js';
 import type { Services } from './services.js';
@@ -45,6 +46,8 @@ export interface Context {
    * the budgets, the loader and the replay verdict.
    */
   request: RequestScope;
+  /** Positions of the `Position.paths` answers, for their pictures (`position-diagrams.ts`). */
+  positionDiagrams: PositionDiagrams;
 }
 
 /** What belongs to the HTTP request rather than to one of its operations. */
@@ -75,6 +78,7 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
     clientAddress,
     replay: newVerdict(),
     request: {},
+    positionDiagrams: new WeakMap(),
   };
 }
 

@@ -10,7 +10,9 @@
  * memo of hot results when they are there (synchronously), else from the request's loader.
  */
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import { renderAscii, renderSvg } from '../../engine/diagram.js';
+import { diagramSpecOf, renderAscii, renderDiagram, renderSvg } from '../../engine/diagram.js';
+import { attackedSquares } from '../../engine/position.js';
+import { parseSquare } from '../../engine/squares.js';
 import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
 import { type Context, resolveResult } from '../context.js';
 import type {
@@ -22,6 +24,7 @@ import type {
   SquareSetResolvers,
 } from '../generated/resolvers.js';
 import { checkBatch, checkFirst } from '../limits.js';
+import { type PositionDiagram, positionDiagramOf } from '../position-diagrams.js';
 import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
 import { squareListBytes } from '../response-budget.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
@@ -221,7 +224,15 @@ function picture(
 /** `Overlay` pictures, drawn from the result's layers on demand (engine time: budgeted). */
 export const overlay: OverlayResolvers = {
   ascii: (result: PathResult, _args, ctx) => picture(ctx, 'ascii', asciiDrawn, result, renderAscii),
-  svg: (result: PathResult, _args, ctx) => picture(ctx, 'svg', svgDrawn, result, renderSvg),
+  svg: (result: PathResult, _args, ctx, info) => {
+    const diagram = positionDiagramOf(ctx.positionDiagrams, info);
+    if (!diagram) return picture(ctx, 'svg', svgDrawn, result, renderSvg);
+    // A position's picture (its pieces, its attacked squares) is drawn for this answer alone:
+    // the result is shared with questions that have no position. Boards are within
+    // MAX_BOARD_SIDE, so it is drawn here, on the request's engine budget.
+    const svg = ctx.budget.run(() => renderPositionSvg(result, diagram));
+    return ctx.output.pass(svg, svg.length + 4);
+  },
   // The same drawing as `ascii` (kept, budgeted and charged the same), cut into lines; each line
   // costs its quotes and comma on top.
   asciiLines: (result: PathResult, _args, ctx) => {
@@ -234,3 +245,21 @@ export const overlay: OverlayResolvers = {
     return text instanceof Promise ? text.then(lines) : lines(text);
   },
 };
+
+/** The picture of a `Position.paths` answer: the position's pieces, and the squares it avoided. */
+function renderPositionSvg(result: PathResult, { position, from, avoidAttacked }: PositionDiagram): string {
+  const options: { position: typeof position; attacked?: number[] } = { position };
+  if (avoidAttacked) {
+    const index = parseSquare(from, position.board); // checked already by the question itself
+    const mover = position.pieces.find((p) => p.index === index);
+    if (mover) {
+      const words = attackedSquares(position, mover.color === 'WHITE' ? 'BLACK' : 'WHITE', mover.index);
+      const attacked: number[] = [];
+      for (let i = 0; i < position.board.files * position.board.ranks; i++) {
+        if ((words[i >>> 5] >>> (i & 31)) & 1) attacked.push(i);
+      }
+      options.attacked = attacked;
+    }
+  }
+  return renderDiagram(diagramSpecOf(result, options));
+}

@@ -9,6 +9,7 @@ import type { PathQuery } from '../../engine/types.js';
 import { resolveResult } from '../context.js';
 import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { checkBoard, checkFen } from '../limits.js';
+import { notePositionDiagram } from '../position-diagrams.js';
 import { prepareQuestion, rethrowUnder } from '../questions.js';
 
 /** `Query.position`. */
@@ -27,7 +28,7 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
 
 /** `Position.paths`; the other fields are read straight from the engine's parsed position. */
 export const position: PositionResolvers = {
-  paths: (parsed, { from, to, avoidAttacked }, ctx) => {
+  paths: (parsed, { from, to, avoidAttacked }, ctx, info) => {
     let query: PathQuery;
     try {
       // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
@@ -35,6 +36,7 @@ export const position: PositionResolvers = {
     } catch (err) {
       rethrowUnder(err, []);
     }
+    notePositionDiagram(ctx.positionDiagrams, info, { position: parsed, from, avoidAttacked: avoidAttacked ?? false });
     return resolveResult(ctx, prepareQuestion(ctx, query, [], false));
   },
 };

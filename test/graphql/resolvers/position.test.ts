@@ -5,7 +5,7 @@
  * own `fen` argument. Expected values are small enough to check by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../support/test-server.js';
+import { checkWellFormedXml, startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -92,6 +92,29 @@ describe('position', () => {
       targets: { squares: ['a2', 'b2'] },
     });
     expect(body.data.check.alongTheCheck).toEqual({ reachable: false });
+  });
+
+  it('draws the position in Overlay.svg: its pieces and, with avoidAttacked, the attacked squares', async () => {
+    const { body } = await t.gql(`{
+      position(fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1") {
+        plain: paths(from: "a1", to: ["a2"]) { overlay { svg } }
+        safe: paths(from: "A1", to: ["a2"], avoidAttacked: true) { overlay { svg } }
+      }
+      same: shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"], fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1" }) { overlay { svg } }
+    }`);
+    expect(body.errors).toBeUndefined();
+    const { plain, safe } = body.data.position;
+    for (const svg of [plain.overlay.svg, safe.overlay.svg, body.data.same.overlay.svg]) checkWellFormedXml(svg);
+    // Two pieces (the king and the rook) in both position pictures; none in the plain question's,
+    // which may share the very same result.
+    const pieces = (svg: string) => (/<g class="pieces">([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '').trim();
+    expect(pieces(plain.overlay.svg)).not.toBe('');
+    expect(pieces(body.data.same.overlay.svg)).toBe('');
+    // Attacked squares only with avoidAttacked: the rook on c1 attacks a1 and b1 (the king in
+    // check), d1 to h1 and c2 to c8.
+    const attacked = (svg: string) => (/<g class="attacked"[^>]*>([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '').trim();
+    expect(attacked(plain.overlay.svg)).toBe('');
+    expect((attacked(safe.overlay.svg).match(/<rect/g) ?? []).length).toBe(2 + 5 + 7);
   });
 
   it('avoidAttacked in a blocked pawn ending: the king keeps off the square the black pawn guards', async () => {

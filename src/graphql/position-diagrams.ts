@@ -1,0 +1,38 @@
+/**
+ * Which position a path result's picture belongs to. `Position.paths` answers with an ordinary
+ * path result, shared by every question with the same canonical problem (the memo, the cache),
+ * so the result cannot carry the position: its `Overlay.svg` would otherwise draw no pieces. The
+ * resolver of `Position.paths` notes its position here, under the field's response path, and the
+ * `Overlay.svg` below it finds it by its own path. Paths are unique within one execution of an
+ * operation, and each execution has its own coerced variables object, which keys the notes (the
+ * operations of a batch share one context).
+ */
+import type { GraphQLResolveInfo, ResponsePath } from 'graphql';
+import { responsePathAsArray } from 'graphql';
+import type { ParsedPosition } from '../engine/fen.js';
+
+/** The position of a `Position.paths` answer, and whether it avoided the attacked squares. */
+export interface PositionDiagram {
+  position: ParsedPosition;
+  /** The square of the moving piece. */
+  from: string;
+  avoidAttacked: boolean;
+}
+
+/** Notes of one request: per execution (its variables object), per response path. */
+export type PositionDiagrams = WeakMap<object, Map<string, PositionDiagram>>;
+
+const keyOf = (path: ResponsePath | undefined) => (path ? responsePathAsArray(path).join('.') : '');
+
+/** Notes the position of the `Position.paths` field being resolved. */
+export function notePositionDiagram(notes: PositionDiagrams, info: GraphQLResolveInfo, diagram: PositionDiagram): void {
+  let execution = notes.get(info.variableValues);
+  if (!execution) notes.set(info.variableValues, (execution = new Map()));
+  execution.set(keyOf(info.path), diagram);
+}
+
+/** The position noted for the result whose `Overlay.svg` is being resolved, if it came from `Position.paths`. */
+export function positionDiagramOf(notes: PositionDiagrams, info: GraphQLResolveInfo): PositionDiagram | undefined {
+  // svg <- overlay <- the path result's field (Position.paths, or any other).
+  return notes.get(info.variableValues)?.get(keyOf(info.path.prev?.prev));
+}
