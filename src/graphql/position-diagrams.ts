@@ -2,8 +2,8 @@
  * Which position a path result's picture belongs to. `Position.paths` answers with an ordinary
  * path result, shared by every question with the same canonical problem (the memo, the cache),
  * so the result cannot carry the position: its `Overlay.svg` would otherwise draw no pieces. The
- * resolver of `Position.paths` notes its position here, under the field's response path, and the
- * `Overlay.svg` below it finds it by its own path. Paths are unique within one execution of an
+ * same holds for a question that gives a FEN. Their resolvers note the position here, under the
+ * field's response path, and the `Overlay.svg` below it finds it by its own path. Paths are unique within one execution of an
  * operation, and each execution has its own coerced variables object, which keys the notes (the
  * operations of a batch share one context).
  */
@@ -24,11 +24,19 @@ export type PositionDiagrams = WeakMap<object, Map<string, PositionDiagram>>;
 
 const keyOf = (path: ResponsePath | undefined) => (path ? responsePathAsArray(path).join('.') : '');
 
-/** Notes the position of the `Position.paths` field being resolved. */
-export function notePositionDiagram(notes: PositionDiagrams, info: GraphQLResolveInfo, diagram: PositionDiagram): void {
+/**
+ * Notes the position of the field being resolved (`Position.paths`, or a question with a FEN),
+ * or of the item `index` of the list it resolves (`shortestPathsBatch`).
+ */
+export function notePositionDiagram(
+  notes: PositionDiagrams,
+  info: GraphQLResolveInfo,
+  diagram: PositionDiagram,
+  index?: number,
+): void {
   let execution = notes.get(info.variableValues);
   if (!execution) notes.set(info.variableValues, (execution = new Map()));
-  execution.set(keyOf(info.path), diagram);
+  execution.set(index === undefined ? keyOf(info.path) : `${keyOf(info.path)}.${index}`, diagram);
 }
 
 /** The position noted for the result whose `Overlay.svg` is being resolved, if it came from `Position.paths`. */

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/engine/index.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -98,7 +98,12 @@ describe.skipIf(!haveChromium && !inCi)('viewer in headless Chromium', () => {
     expect(await page.locator('.smallest-path').innerText()).toBe(SEED.path!.squares.join(' → '));
     expect(new URL(page.url()).search).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
     await page.locator('#picture-box summary').click();
-    expect(await page.locator('#picture img.diagram').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    const src = (await page.locator('#picture img.diagram').getAttribute('src')) ?? '';
+    expect(src).toMatch(/^data:image\/svg\+xml/);
+    const svg = src.includes(';base64,')
+      ? Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8')
+      : decodeURIComponent(src.slice(src.indexOf(',') + 1));
+    expect(checkWellFormedXml(svg)).toBe('svg');
     expect(
       await page.locator('#picture img.diagram').evaluate((img) => (img as HTMLImageElement).naturalWidth),
     ).toBeGreaterThan(0);

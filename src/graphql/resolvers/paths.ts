@@ -13,7 +13,7 @@ import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { diagramSpecOf, renderAscii, renderDiagram, renderSvg } from '../../engine/diagram.js';
 import { attackedSquares } from '../../engine/position.js';
 import { parseSquare } from '../../engine/squares.js';
-import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
+import type { Board, PathConnection, PathResult, SquareSet } from '../../engine/types.js';
 import { type Context, resolveResult } from '../context.js';
 import type {
   OverlayResolvers,
@@ -24,7 +24,7 @@ import type {
   SquareSetResolvers,
 } from '../generated/resolvers.js';
 import { checkBatch, checkFirst } from '../limits.js';
-import { type PositionDiagram, positionDiagramOf } from '../position-diagrams.js';
+import { notePositionDiagram, type PositionDiagram, positionDiagramOf } from '../position-diagrams.js';
 import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
 import { squareListBytes } from '../response-budget.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
@@ -34,10 +34,16 @@ import { type PageWire, pageFromWire } from '../work/tasks.js';
 
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
-  shortestPaths: (_root, { query }, ctx) => resolveResult(ctx, prepareQuestion(ctx, query, ['query'])),
-  shortestPathsBatch: (_root, { queries }, ctx) => {
+  shortestPaths: (_root, { query }, ctx, info) => {
+    const result = resolveResult(ctx, prepareQuestion(ctx, query, ['query']));
+    noteFen(ctx, info, query);
+    return result;
+  },
+  shortestPathsBatch: (_root, { queries }, ctx, info) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);
-    return loadQuestions(ctx, queries, ['queries']);
+    const results = loadQuestions(ctx, queries, ['queries']);
+    queries.forEach((query, i) => noteFen(ctx, info, query, i));
+    return results;
   },
 };
 
@@ -262,4 +268,22 @@ function renderPositionSvg(result: PathResult, { position, from, avoidAttacked }
     }
   }
   return renderDiagram(diagramSpecOf(result, options));
+}
+
+/** Notes the position of a question that gives a FEN, for its picture (a bad one draws none). */
+function noteFen(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  query: { fen?: string | null; board?: Board | null },
+  index?: number,
+) {
+  if (!query.fen) return;
+  try {
+    const position = ctx.budget.run(() =>
+      ctx.services.engine.parseFen(query.fen as string, ctx.services.engine.resolveBoard(query.board)),
+    );
+    notePositionDiagram(ctx.positionDiagrams, info, { position, from: '', avoidAttacked: false }, index);
+  } catch {
+    // The question itself reports what is wrong with its FEN.
+  }
 }

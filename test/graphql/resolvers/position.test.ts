@@ -94,22 +94,30 @@ describe('position', () => {
     expect(body.data.check.alongTheCheck).toEqual({ reachable: false });
   });
 
-  it('draws the position in Overlay.svg: its pieces and, with avoidAttacked, the attacked squares', async () => {
+  it('draws the position in Overlay.svg (Position.paths and FEN questions): pieces, and attacked squares with avoidAttacked', async () => {
     const { body } = await t.gql(`{
       position(fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1") {
         plain: paths(from: "a1", to: ["a2"]) { overlay { svg } }
         safe: paths(from: "A1", to: ["a2"], avoidAttacked: true) { overlay { svg } }
       }
-      same: shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"], fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1" }) { overlay { svg } }
+      withFen: shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"], fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1" }) { overlay { svg } }
+      batch: shortestPathsBatch(queries: [
+        { piece: KING, from: ["a1"], to: ["a2"], blocked: ["c1"] }
+        { piece: KING, from: ["a1"], to: ["a2"], fen: "8/8/8/8/8/8/8/K1r5 w - - 0 1" }
+      ]) { overlay { svg } }
+      same: shortestPaths(query: { piece: KING, from: ["a1"], to: ["a2"], blocked: ["c1"] }) { overlay { svg } }
     }`);
     expect(body.errors).toBeUndefined();
     const { plain, safe } = body.data.position;
-    for (const svg of [plain.overlay.svg, safe.overlay.svg, body.data.same.overlay.svg]) checkWellFormedXml(svg);
-    // Two pieces (the king and the rook) in both position pictures; none in the plain question's,
-    // which may share the very same result.
+    const { withFen, batch, same } = body.data;
+    const all = [plain, safe, withFen, batch[0], batch[1], same].map((r) => r.overlay.svg as string);
+    for (const svg of all) checkWellFormedXml(svg);
+    // The pieces (the king and the rook) in every answer that has a position (Position.paths, a
+    // question with a FEN, alone or in a batch); none in the same question asked without one,
+    // which shares the very same result.
     const pieces = (svg: string) => (/<g class="pieces">([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '').trim();
-    expect(pieces(plain.overlay.svg)).not.toBe('');
-    expect(pieces(body.data.same.overlay.svg)).toBe('');
+    for (const r of [plain, safe, withFen, batch[1]]) expect(pieces(r.overlay.svg)).not.toBe('');
+    for (const r of [batch[0], same]) expect(pieces(r.overlay.svg)).toBe('');
     // Attacked squares only with avoidAttacked: the rook on c1 attacks a1 and b1 (the king in
     // check), d1 to h1 and c2 to c8.
     const attacked = (svg: string) => (/<g class="attacked"[^>]*>([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '').trim();

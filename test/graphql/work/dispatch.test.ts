@@ -35,6 +35,7 @@ import {
   wireOf,
 } from '../../../src/graphql/work/tasks.js';
 import { mazeQuery as maze } from '../../support/maze.js';
+import { checkWellFormedXml } from '../../support/test-server.js';
 
 const wire = (q: PathQuery) => wireOf(prepareQuery(q));
 const mazeQuery = (i: number, side: 32 | 64 = 64) => maze(i, side) as PathQuery;
@@ -394,6 +395,7 @@ describe('lazy fields on the pool', () => {
         item.field === 'paths' ? plainPage(pageFromWire(values[i] as PageWire, owners[i].board)) : values[i];
       const expected = mainThread(owners[i], item);
       expect(value, label).toEqual(item.field === 'paths' ? plainPage(expected as PathConnection) : expected);
+      if (item.field === 'svg') expect(checkWellFormedXml(value as string), label).toBe('svg');
     });
     // The page after a cursor continues the first page.
     const maze = results[0];
