@@ -42,7 +42,7 @@ export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsB
   shortestPathsBatch: (_root, { queries }, ctx, info) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);
     const results = loadQuestions(ctx, queries, ['queries']);
-    queries.forEach((query, i) => noteFen(ctx, info, query, i));
+    for (let i = 0; i < queries.length; i++) noteFen(ctx, info, queries[i], i);
     return results;
   },
 };
