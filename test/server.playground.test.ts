@@ -3,42 +3,21 @@
  * loads GET /graphql, finds the seed example as the default query, runs it, and shows the answer,
  * while every request the page makes is recorded: none may go to any host other than the server.
  *
- * Playwright gives the browser a fresh temporary profile. When /usr/bin/chromium is missing this test is skipped with a message, except in CI (`CI` set),
- * where a missing browser is a failure (`.ci/run` installs it).
+ * Playwright gives the browser a fresh temporary profile. Without Chromium the test is skipped
+ * outside CI (`test/support/browser.ts`).
  */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, skipBrowser, watchPage } from './support/browser.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const inCi = Boolean(process.env.CI);
-
-if (!haveChromium && !inCi) {
-  console.warn(`Skipping the playground browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
-}
-
-describe.skipIf(!haveChromium && !inCi)('offline playground in headless Chromium', () => {
+describe.skipIf(skipBrowser('playground'))('offline playground in headless Chromium', () => {
   let t: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
     t = await startTestServer({ database: false });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -49,14 +28,7 @@ describe.skipIf(!haveChromium && !inCi)('offline playground in headless Chromium
   it('renders GraphiQL with the seed example, runs it, and talks to no other host', async () => {
     const page = await browser.newPage();
     const origin = new URL(t.url).origin;
-    const foreign: string[] = [];
-    page.on('request', (request) => {
-      const url = request.url();
-      if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
-      if (new URL(url).origin !== origin) foreign.push(url);
-    });
-    const consoleErrors: string[] = [];
-    page.on('pageerror', (error) => consoleErrors.push(String(error)));
+    const { foreign, pageErrors: consoleErrors } = watchPage(page, origin);
 
     await page.goto(`${t.url}/graphql`, { waitUntil: 'load' });
     expect(await page.title()).toBe('chess-paths playground');

@@ -7,20 +7,14 @@
  * to any other host, and a phone-width window with no horizontal scroll. Screenshots go to
  * `test-artifacts/viewer-*.png`. Skipped outside CI when /usr/bin/chromium is missing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solve } from '../../src/engine/index.js';
+import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
 import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-const inCi = Boolean(process.env.CI);
 const ARTIFACTS = 'test-artifacts';
-
-if (!haveChromium && !inCi) {
-  console.warn(`Skipping the viewer browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
-}
 
 /** The seed example, as the library answers it. */
 const SEED = solve({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] });
@@ -31,18 +25,14 @@ const square = (page: Page, name: string) => page.locator(`#board button[data-sq
 /** The path count the page shows, without its digit grouping. */
 const shownCount = async (page: Page) => (await page.locator('.path-count').innerText()).replace(/,/g, '');
 
-describe.skipIf(!haveChromium && !inCi)('viewer in headless Chromium', () => {
+describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
   let t: TestServer;
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!haveChromium) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
     mkdirSync(ARTIFACTS, { recursive: true });
     t = await startTestServer({ database: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -64,14 +54,7 @@ describe.skipIf(!haveChromium && !inCi)('viewer in headless Chromium', () => {
   it('asks the seed question by clicks, pages through every path, saves and reopens it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const origin = new URL(t.url).origin;
-    const foreign: string[] = [];
-    page.on('request', (request) => {
-      const url = request.url();
-      if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
-      if (new URL(url).origin !== origin) foreign.push(url);
-    });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    const { foreign, pageErrors } = watchPage(page, origin);
 
     await page.goto(`${t.url}/`, { waitUntil: 'load' });
     expect(await page.title()).toBe('chess-paths viewer');

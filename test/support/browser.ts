@@ -1,0 +1,48 @@
+/**
+ * Debian's headless Chromium for the browser tests (the playground, the viewer), driven by
+ * playwright-core. When /usr/bin/chromium is missing these tests are skipped with a message,
+ * except in CI (`CI` set), where a missing browser is a failure (`.ci/run` installs it).
+ */
+import { existsSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Where Debian installs Chromium. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** True when the browser tests are to be skipped (no Chromium, outside CI); says so once. */
+export function skipBrowser(what: string): boolean {
+  const skip = !existsSync(CHROMIUM) && !process.env.CI;
+  if (skip) console.warn(`Skipping the ${what} browser test: ${CHROMIUM} is missing (apt-get install -y chromium).`);
+  return skip;
+}
+
+/** Launches headless Chromium with a fresh profile and nothing of its own on the network. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** What a page did that a test forbids: requests to another origin than `origin`, and uncaught errors. */
+export function watchPage(page: Page, origin: string): { foreign: string[]; pageErrors: string[] } {
+  const foreign: string[] = [];
+  const pageErrors: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return;
+    if (new URL(url).origin !== origin) foreign.push(url);
+  });
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  return { foreign, pageErrors };
+}
