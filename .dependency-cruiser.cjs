@@ -32,6 +32,15 @@ module.exports = {
       to: { path: '^src/(config|observability)' },
     },
     {
+      name: 'engine-has-no-node-builtins',
+      comment:
+        'the engine bundles for a browser: no Node built-in modules (node:crypto, buffer, ...); ' +
+        'test/engine/browser-bundle.test.ts checks the globals (Buffer, process) by running a bundle without them',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'shared-modules-stay-low',
       comment: 'config and observability are used by every layer, so they import none of them but the engine',
       severity: 'error',

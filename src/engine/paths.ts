@@ -6,6 +6,7 @@
  * the next path after p changes the deepest position that has a larger sibling and then
  * continues greedily. Paging through millions of paths therefore keeps only the current path.
  */
+import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { InputError } from './errors.js';
 import { forEachMove } from './moves.js';
 import type { Board, Piece, SquareSet } from './types.js';
@@ -103,10 +104,12 @@ export class PathGraph {
 }
 
 const CURSOR_PREFIX = 'path:';
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 /** Opaque cursor of a path. */
 export function encodePathCursor(path: readonly number[]): string {
-  return Buffer.from(CURSOR_PREFIX + path.join('.')).toString('base64url');
+  return encodeBase64Url(utf8Encoder.encode(CURSOR_PREFIX + path.join('.')));
 }
 
 /** The path a cursor names; throws `InputError` when `after` is not a cursor of `graph`. */
@@ -115,7 +118,7 @@ export function decodePathCursor(cursor: string, graph: PathGraph): number[] {
     throw new InputError(['after'], cursor, 'is not a cursor of this result');
   };
   if (typeof cursor !== 'string' || cursor.length > 8 * 65536) fail();
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const text = utf8Decoder.decode(decodeBase64Url(cursor));
   if (!text.startsWith(CURSOR_PREFIX)) fail();
   const body = text.slice(CURSOR_PREFIX.length);
   const path = body === '' ? [] : body.split('.').map((part) => (/^\d{1,6}$/.test(part) ? Number(part) : -1));

@@ -4,11 +4,11 @@
  * query's own from and to squares), S' = S ∩ P and T' = T ∩ P. Equal problems get equal keys
  * whatever input described them (a FEN or the equivalent mask, names in any order or case).
  */
-import { createHash } from 'node:crypto';
 import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
 import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
+import { sha256Hex } from './sha256.js';
 import { parseSquare, squareIndexOrMinus1 } from './squares.js';
 import { type Board, type CanonicalProblem, type PathQuery, PIECES, type Piece } from './types.js';
 
@@ -64,7 +64,7 @@ export class Prepared {
 
   /** Hex SHA-256 of the canonical problem: the cache key. */
   get key(): string {
-    return (this.cachedKey ??= createHash('sha256').update(this.identity).digest('hex'));
+    return (this.cachedKey ??= sha256Hex(this.identity));
   }
 }
 
