@@ -6,7 +6,7 @@
  * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
 import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
-import { wordsFor } from './board.js';
+import { STANDARD_BOARD, wordsFor } from './board.js';
 import type { SparseLayers } from './fill.js';
 import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
@@ -39,6 +39,50 @@ export class DenseLayers implements LayerStore {
   orInto(k: number, out: Int32Array): void {
     const base = k * this.words;
     for (let w = 0; w < this.words; w++) out[w] |= this.data[base + w];
+  }
+}
+
+/**
+ * The 8 x 8 fast path's layers: two words a layer in one plain array. Its layer views are the
+ * leanest possible (`StandardLayer`): `count` is two popcounts, nothing is formatted unless read.
+ */
+export class StandardLayers implements LayerStore {
+  constructor(
+    private readonly data: number[],
+    readonly count: number,
+  ) {}
+
+  layer(k: number): SquareSet {
+    return new StandardLayer(this.data, k << 1);
+  }
+
+  orInto(k: number, out: Int32Array): void {
+    out[0] |= this.data[2 * k];
+    out[1] |= this.data[2 * k + 1];
+  }
+}
+
+/** One 8 x 8 layer: words `data[at]` (a1..h4) and `data[at + 1]` (a5..h8). */
+class StandardLayer implements SquareSet {
+  constructor(
+    private readonly data: number[],
+    private readonly at: number,
+  ) {}
+
+  get bitboard(): string {
+    return formatWords(this.data, this.at, 64);
+  }
+
+  get indices(): number[] {
+    return bitIndices(this.data, this.at, 2);
+  }
+
+  get squares(): string[] {
+    return this.indices.map((i) => squareName(i, STANDARD_BOARD));
+  }
+
+  get count(): number {
+    return popcount32(this.data[this.at]) + popcount32(this.data[this.at + 1]);
   }
 }
 

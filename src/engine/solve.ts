@@ -11,9 +11,10 @@ import { InputError } from './errors.js';
 import { wordFillOf } from './fill.js';
 import { BISHOP, BLACK_PAWN, KING, KNIGHT, layersOut, QUEEN, ROOK, solve64, WHITE_PAWN } from './fill64.js';
 import { geometryOf } from './geometry.js';
-import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from './layers.js';
+import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore, StandardLayers } from './layers.js';
 import { checkPacked, type PackedLayers } from './packed.js';
 import { decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
+import { prepareStandard } from './prepare64.js';
 import { allocateWords, Prepared, prepareCanonical, prepareQuery, type Words } from './query.js';
 import { squareName } from './squares.js';
 import type {
@@ -200,7 +201,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     const frontiers = layersOut();
     const layers: number[] = [];
     for (let i = 0; i < 2 * d + 2; i++) layers.push(frontiers[i]);
-    return new Solution(prepared, new DenseLayers(layers, 2, d + 1), false);
+    return new Solution(prepared, new StandardLayers(layers, d + 1), false);
   }
   const solved = wordFillOf(geometryOf(board)).solve(
     piece,
@@ -213,7 +214,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
 
 /** Answers one path query. Throws `InputError` for bad input. */
 export function solve(query: PathQuery, options?: SolveOptions): Solution {
-  return solvePrepared(prepareQuery(query), options);
+  return solvePrepared(prepareStandard(query) ?? prepareQuery(query), options);
 }
 
 /**
@@ -226,7 +227,7 @@ export function solveBatch(queries: readonly (PathQuery | Prepared)[], options?:
   return queries.map((query, i) => {
     let prepared: Prepared;
     try {
-      prepared = query instanceof Prepared ? query : prepareQuery(query);
+      prepared = query instanceof Prepared ? query : (prepareStandard(query) ?? prepareQuery(query));
     } catch (error) {
       throw error instanceof InputError ? error.under(i) : error;
     }

@@ -1,0 +1,86 @@
+/**
+ * The 8 x 8 fast path of `solve` (`prepare64.ts`: text read straight into words, a one-entry
+ * cache of the last mask, lean layer views). Properties: on random 8 x 8 queries it prepares
+ * exactly what `prepareQuery` prepares (or declines, and then the general path answers), and
+ * `solve` agrees with the reference BFS on every field, including when many queries in a row
+ * share one mask text (the cache) and when masks alternate (the cache must never go stale).
+ */
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { prepareQuery, solve } from '../../src/engine/index.js';
+import { prepareStandard } from '../../src/engine/prepare64.js';
+import { caseArbitrary, expectResultMatchesReference } from '../support/engine-harness.js';
+import { referenceSolve } from '../support/reference-bfs.js';
+
+const standard = fc.constant({ files: 8, ranks: 8 });
+
+describe('the 8 x 8 fast path', () => {
+  it('prepares exactly what prepareQuery prepares, or declines', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(caseArbitrary(standard), ({ query }) => {
+        const fast = prepareStandard(query);
+        const general = prepareQuery(query);
+        if (fast === null) return;
+        taken += 1;
+        expect(fast.board).toBe(general.board);
+        expect(fast.words).toBe(2);
+        expect(Array.from(fast.data, (w) => w | 0)).toEqual(Array.from(general.data, (w) => w | 0));
+        expect(fast.problem).toEqual(general.problem);
+        expect(fast.key).toBe(general.key);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(taken).toBeGreaterThan(500);
+  });
+
+  it('agrees with the reference BFS, on runs of queries sharing or alternating mask texts', () => {
+    fc.assert(
+      fc.property(fc.array(caseArbitrary(standard), { minLength: 1, maxLength: 4 }), fc.nat(5), (cases, repeats) => {
+        // Each case's query is asked several times in a row and interleaved with the others.
+        for (let r = 0; r <= repeats; r++) {
+          for (const { query, problem } of cases) {
+            expectResultMatchesReference(solve(query), problem, referenceSolve(problem), { pageSize: 2, pageCount: 1 });
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('declines what it does not recognise, and the general path gives the same answer or error', () => {
+    const odd: unknown[] = [
+      { piece: 'KING', from: ['e4'], to: ['e5'], mask: '0xFFFFFFFFFFFFFFFF' },
+      { piece: 'KING', from: ['e4'], to: ['e5'], mask: '0xff' },
+      { piece: 'KING', from: ['e4'], to: ['e5'], mask: '0x0000ffffffffffffffff' },
+      { piece: 'KING', from: ['e4'], to: ['e5'], mask: '0xgfffffffffffffff' },
+      { piece: 'KING', from: ['e4'], to: ['e5'], mask: 'ffffffffffffffffff' },
+      { piece: 'KING', from: ['e9'], to: ['e5'] },
+      { piece: 'KING', from: ['i4'], to: ['e5'] },
+      { piece: 'KING', from: ['e04'], to: ['e5'] },
+      { piece: 'KING', from: [4], to: ['e5'] },
+      { piece: 'KING', from: 'e4', to: ['e5'] },
+      { piece: 'KNAVE', from: ['e4'], to: ['e5'] },
+      { piece: 'ROOK', from: ['A1'], to: ['h8'], blocked: ['a8'] },
+      { piece: 'ROOK', from: ['a1'], to: ['h8'], board: { files: 8, ranks: 9 } },
+      { piece: 'ROOK', from: ['a1'], to: ['h8'], board: { files: 8, ranks: 8 } },
+    ];
+    for (const query of odd) {
+      let general: unknown;
+      try {
+        general = prepareQuery(query as never).problem;
+      } catch (error) {
+        general = error;
+      }
+      const fast = prepareStandard(query as never);
+      if (fast !== null) expect(fast.problem).toEqual(general);
+      if (general instanceof Error) {
+        expect(fast).toBeNull();
+        expect(() => solve(query as never)).toThrow(general.message);
+      } else {
+        expect(solve(query as never).problem).toEqual(general);
+      }
+    }
+  });
+});
