@@ -13,6 +13,13 @@ import type { Services } from './services.js';
 export interface GraphqlExchange {
   /** Executes the request (once). */
   execute(request: HTTPGraphQLRequest): Promise<HTTPGraphQLResponse>;
+  /**
+   * The answer is made in full and handed to the socket. Its place at admission goes to the next
+   * heavy request once it is sent (until then the request still holds what it solved, for the
+   * cache writer, and a next heavy request would pile its own on top), but at most
+   * `SEND_GRACE_MS` later: a client that never reads must not keep the place.
+   */
+  answered(): void;
   /** The response was sent in full: the results solved for it go to the cache writer. */
   sent(): void;
   /** The response is over, sent or abandoned: the request's remaining work is cancelled. */
@@ -20,6 +27,9 @@ export interface GraphqlExchange {
   /** Whether the response, once complete, may be replayed for the same request text. */
   replayable(): boolean;
 }
+
+/** Longest a made answer keeps its place at admission while its client reads it, ms. */
+const SEND_GRACE_MS = 1000;
 
 /** Runs HTTP GraphQL requests through Apollo with a per-request context. */
 export class GraphqlGateway {
@@ -44,13 +54,19 @@ export class GraphqlGateway {
               return context;
             },
           });
-        } finally {
-          // The answer is made: its place at admission goes to the next heavy request.
+        } catch (error) {
           if (context) releasePlace(context);
+          throw error;
         }
       },
+      answered: () => {
+        const answeredContext = context;
+        if (answeredContext) setTimeout(() => releasePlace(answeredContext), SEND_GRACE_MS).unref();
+      },
       sent: () => {
-        if (context) persistFresh(context);
+        if (!context) return;
+        releasePlace(context);
+        persistFresh(context);
       },
       closed: () => {
         over = true;

@@ -129,6 +129,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     const status = ranBatch ? 200 : (response.status ?? 200);
     const contentType = response.headers.get('content-type') ?? '';
     if (response.body.kind === 'complete' && contentType.startsWith('text/html')) {
+      exchange.answered();
       await sendHtml(req, res, status, response.body.string);
       return;
     }
@@ -147,15 +148,20 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
         if (matchesIfNoneMatch(req.headers['if-none-match'], String(res.getHeader('etag')))) {
           res.statusCode = 304;
           res.removeHeader('content-type');
+          exchange.answered();
           res.end();
           return;
         }
       }
       res.setHeader('content-length', Buffer.byteLength(text));
+      exchange.answered();
       res.end(text);
       return;
     }
+    // Written without waiting for the client: the slices are bytes once made, and the objects
+    // they are made of are let go slice by slice.
     for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    exchange.answered();
     res.end();
   };
 }
