@@ -81,7 +81,7 @@ function isPiece(piece: unknown): piece is Piece {
  * The last mask text read and its words: a service (or a caller looping over one position)
  * often asks many questions on the same mask; an equal string skips the 16 digits.
  */
-let lastMask = '';
+let lastMask = '0x0000000000000000'; // a valid text whose words are the ones below: never a shortcut past the checks
 let lastLo = 0;
 let lastHi = 0;
 

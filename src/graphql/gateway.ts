@@ -43,6 +43,7 @@ export class GraphqlGateway {
     const { apollo, services } = this;
     let context: Context | undefined;
     let over = false;
+    let grace: NodeJS.Timeout | undefined;
     return {
       execute: async (request) => {
         try {
@@ -61,14 +62,16 @@ export class GraphqlGateway {
       },
       answered: () => {
         const answeredContext = context;
-        if (answeredContext) setTimeout(() => releasePlace(answeredContext), SEND_GRACE_MS).unref();
+        if (answeredContext) grace = setTimeout(() => releasePlace(answeredContext), SEND_GRACE_MS).unref();
       },
       sent: () => {
+        clearTimeout(grace);
         if (!context) return;
         releasePlace(context);
         persistFresh(context);
       },
       closed: () => {
+        clearTimeout(grace);
         over = true;
         if (context) endRequest(context);
       },

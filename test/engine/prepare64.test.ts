@@ -7,7 +7,7 @@
  */
 
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { prepareQuery, solve } from '../../src/engine/index.js';
 import { prepareStandard } from '../../src/engine/prepare64.js';
 import { caseArbitrary, expectResultMatchesReference } from '../support/engine-harness.js';
@@ -16,6 +16,18 @@ import { referenceSolve } from '../support/reference-bfs.js';
 const standard = fc.constant({ files: 8, ranks: 8 });
 
 describe('the 8 x 8 fast path', () => {
+  it('refuses a malformed mask whatever was asked before it (the remembered mask is no shortcut)', async () => {
+    // A fresh copy of the module: its remembered mask as it is before any question.
+    vi.resetModules();
+    const fresh = await import('../../src/engine/prepare64.js');
+    for (const mask of ['', '0x', 'nope']) {
+      expect(fresh.prepareStandard({ piece: 'ROOK', from: ['a1'], to: ['h8'], mask })).toBeNull();
+      expect(() => solve({ piece: 'ROOK', from: ['a1'], to: ['h8'], mask })).toThrow(/mask: .* is not a bitboard/);
+    }
+    // Fewer digits than 16 is the general path's to read (it takes them as leading zeros).
+    expect(fresh.prepareStandard({ piece: 'ROOK', from: ['a1'], to: ['h8'], mask: '0x0' })).toBeNull();
+  });
+
   it('prepares exactly what prepareQuery prepares, or declines', () => {
     let taken = 0;
     fc.assert(
