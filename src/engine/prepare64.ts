@@ -8,8 +8,8 @@
  * answer or the exact `InputError`.
  */
 import { STANDARD_BOARD } from './board.js';
-import { Prepared } from './query.js';
-import type { PathQuery, Piece } from './types.js';
+import { isPiece, Prepared } from './query.js';
+import type { PathQuery } from './types.js';
 
 /** Value of each ASCII hex digit, -1 for every other character. */
 const HEX = new Int8Array(128).fill(-1);
@@ -60,21 +60,6 @@ function squares64(list: unknown): number {
   }
   hiOut = hi;
   return lo;
-}
-
-function isPiece(piece: unknown): piece is Piece {
-  switch (piece) {
-    case 'KING':
-    case 'QUEEN':
-    case 'ROOK':
-    case 'BISHOP':
-    case 'KNIGHT':
-    case 'WHITE_PAWN':
-    case 'BLACK_PAWN':
-      return true;
-    default:
-      return false;
-  }
 }
 
 /**
