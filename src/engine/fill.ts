@@ -5,25 +5,22 @@
  * at step k), until a frontier meets T'. Backward: L_D = F_D ∩ T', then
  * L_{k-1} = F_{k-1} ∩ pred(L_k), where pred is the reverse move (it differs from the forward
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
- * proportion to the frontier, not the board: that is what keeps a 256 x 256 maze fast.
+ * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
+ * of large-board questions, to their own kernels (`leapers.ts`, `leapers-wide.ts`); sliders,
+ * pawns and every distance map run here.
  */
 import { lowestBit } from './bitset.js';
 import type { Geometry } from './geometry.js';
+import { LeaperFill } from './leapers.js';
+import { fitsWideLeapers, WideLeaperFill } from './leapers-wide.js';
 import { moveKind, pawnHomeRank } from './moves.js';
 import type { Piece } from './types.js';
-import { Accumulator, SparseWords } from './words.js';
+import { Accumulator, type SparseLayers, SparseWords } from './words.js';
 
 /** One shift of a move pattern: move by `delta` squares, only squares in `guard` may. */
 interface Shift {
   delta: number;
   guard: Int32Array;
-}
-
-/** Layers of a solved query as sparse words: layer k is entries `start[k] .. start[k+1]`. */
-export interface SparseLayers {
-  start: Int32Array;
-  idx: Int32Array;
-  val: Int32Array;
 }
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
@@ -36,6 +33,8 @@ export class WordFill {
   private readonly layers: SparseWords;
   private readonly visited: Int32Array;
   private readonly shifts = new Map<string, Shift[]>();
+  private leapers: LeaperFill | undefined = undefined;
+  private wideLeapers: WideLeaperFill | undefined = undefined;
 
   constructor(private readonly geo: Geometry) {
     const w = geo.words;
@@ -167,6 +166,16 @@ export class WordFill {
     sources: Int32Array,
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
+    if (piece === 'KING' || piece === 'KNIGHT') {
+      // A knight's frontier is dense (it fills regions), a king's thin (it draws rings), so
+      // only the knight gains from the 64-bit units of the wide fill.
+      if (piece === 'KNIGHT' && fitsWideLeapers(this.geo)) {
+        this.wideLeapers ??= new WideLeaperFill(this.geo);
+        return this.wideLeapers.solve(true, passable, sources, targets);
+      }
+      this.leapers ??= new LeaperFill(this.geo);
+      return this.leapers.solve(piece === 'KNIGHT', passable, sources, targets);
+    }
     const frontiers = this.frontiers;
     const starts: number[] = [0];
     const reached = this.forward(piece, passable, sources, targets, starts, null);

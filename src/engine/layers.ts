@@ -7,10 +7,10 @@
  */
 import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
 import { STANDARD_BOARD, wordsFor } from './board.js';
-import type { SparseLayers } from './fill.js';
 import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
+import type { SparseLayers } from './words.js';
 
 /** Layers L_0 .. L_D of a result. */
 export interface LayerStore {

@@ -5,6 +5,13 @@
  * frontier a dozen). Every step then costs in proportion to the frontier, as a queue BFS does.
  */
 
+/** Layers of a solved query as sparse words: layer k is entries `start[k] .. start[k+1]`. */
+export interface SparseLayers {
+  start: Int32Array;
+  idx: Int32Array;
+  val: Int32Array;
+}
+
 /** Non-zero words of a square set as parallel (word index, word value) lists. */
 export class SparseWords {
   idx: Int32Array;
