@@ -18,6 +18,8 @@ export interface LayerStore {
   readonly count: number;
   /** False when the result should build its layer views on each read rather than keep them. */
   readonly keepViews?: boolean;
+  /** Every layer's view, when the store already holds them. */
+  readonly views?: readonly SquareSet[];
   /** Layer k as a square set. */
   layer(k: number, board: Board): SquareSet;
   /** ORs layer k into dense words. */
@@ -43,38 +45,44 @@ export class DenseLayers implements LayerStore {
 }
 
 /**
- * The 8 x 8 fast path's layers: two words a layer in one plain array. Its layer views are the
- * leanest possible (`StandardLayer`): `count` is two popcounts, nothing is formatted unless read.
+ * The 8 x 8 fast path's layers, built straight from the fill's frontier words as their views
+ * (`StandardLayer`, two words each), so reading `layers` allocates nothing more and `count` is
+ * two popcounts; nothing is formatted unless read.
  */
 export class StandardLayers implements LayerStore {
+  readonly views: StandardLayer[];
   constructor(
-    private readonly data: number[],
+    words: ArrayLike<number>,
     readonly count: number,
-  ) {}
+  ) {
+    // Sized up front: a pushed-to array would reserve room for 16 views, a few hundred bytes.
+    this.views = new Array<StandardLayer>(count);
+    for (let k = 0; k < count; k++) this.views[k] = new StandardLayer(words[2 * k], words[2 * k + 1]);
+  }
 
   layer(k: number): SquareSet {
-    return new StandardLayer(this.data, k << 1);
+    return this.views[k];
   }
 
   orInto(k: number, out: Int32Array): void {
-    out[0] |= this.data[2 * k];
-    out[1] |= this.data[2 * k + 1];
+    out[0] |= this.views[k].lo;
+    out[1] |= this.views[k].hi;
   }
 }
 
-/** One 8 x 8 layer: words `data[at]` (a1..h4) and `data[at + 1]` (a5..h8). */
+/** One 8 x 8 layer: squares a1..h4 in `lo`, a5..h8 in `hi`. */
 class StandardLayer implements SquareSet {
   constructor(
-    private readonly data: number[],
-    private readonly at: number,
+    readonly lo: number,
+    readonly hi: number,
   ) {}
 
   get bitboard(): string {
-    return formatWords(this.data, this.at, 64);
+    return formatWords([this.lo, this.hi], 0, 64);
   }
 
   get indices(): number[] {
-    return bitIndices(this.data, this.at, 2);
+    return bitIndices([this.lo, this.hi], 0, 2);
   }
 
   get squares(): string[] {
@@ -82,7 +90,7 @@ class StandardLayer implements SquareSet {
   }
 
   get count(): number {
-    return popcount32(this.data[this.at]) + popcount32(this.data[this.at + 1]);
+    return popcount32(this.lo) + popcount32(this.hi);
   }
 }
 

@@ -40,17 +40,37 @@ export interface SolveOptions {
   representation?: 'auto' | 'general';
 }
 
-const FAST_CODES: Record<Piece, number> = {
-  KING,
-  QUEEN,
-  ROOK,
-  BISHOP,
-  KNIGHT,
-  WHITE_PAWN,
-  BLACK_PAWN,
-};
+/** The fast path's code of a piece (a switch on interned strings beats a keyed lookup). */
+function fastCode(piece: Piece): number {
+  switch (piece) {
+    case 'KING':
+      return KING;
+    case 'QUEEN':
+      return QUEEN;
+    case 'ROOK':
+      return ROOK;
+    case 'BISHOP':
+      return BISHOP;
+    case 'KNIGHT':
+      return KNIGHT;
+    case 'WHITE_PAWN':
+      return WHITE_PAWN;
+    default:
+      return BLACK_PAWN;
+  }
+}
 
 const NO_LAYERS: LayerStore = new DenseLayers(new Int32Array(0), 0, 0);
+
+/** What a `Solution` computes on first read, besides its layers and path count. */
+interface Derived {
+  sources?: SquareSet;
+  targets?: SquareSet;
+  squares?: SquareSet;
+  graph?: PathGraph;
+  path?: Path | null;
+  distances?: (number | null)[];
+}
 
 /** A solved (or restored) query. Field names are the GraphQL `PathResult` fields. */
 export class Solution implements PathResult {
@@ -59,14 +79,10 @@ export class Solution implements PathResult {
   readonly reachable: boolean;
   readonly distance: number | null;
   readonly cached: boolean;
-  private cachedSources: SquareSet | undefined = undefined;
-  private cachedTargets: SquareSet | undefined = undefined;
   private cachedLayers: SquareSet[] | undefined = undefined;
-  private cachedSquares: SquareSet | undefined = undefined;
   private cachedCount: bigint | undefined;
-  private cachedGraph: PathGraph | undefined = undefined;
-  private cachedPath: Path | null | undefined = undefined;
-  private cachedDistances: (number | null)[] | undefined = undefined;
+  /** The rest of what is computed on first read, in an object of its own: a result read only for its distance and layers stays small and quick to build. */
+  private derived: Derived | undefined = undefined;
 
   constructor(
     private readonly prepared: Prepared,
@@ -95,15 +111,16 @@ export class Solution implements PathResult {
   }
 
   get sources(): SquareSet {
-    return (this.cachedSources ??= new WordSquareSet(this.board, this.prepared.data, this.prepared.words));
+    return (this.lazy().sources ??= new WordSquareSet(this.board, this.prepared.data, this.prepared.words));
   }
 
   get targets(): SquareSet {
-    return (this.cachedTargets ??= new WordSquareSet(this.board, this.prepared.data, 2 * this.prepared.words));
+    return (this.lazy().targets ??= new WordSquareSet(this.board, this.prepared.data, 2 * this.prepared.words));
   }
 
   get layers(): SquareSet[] {
     if (this.cachedLayers !== undefined) return this.cachedLayers;
+    if (this.store.views !== undefined) return (this.cachedLayers = this.store.views as SquareSet[]);
     const out: SquareSet[] = [];
     for (let k = 0; k < this.store.count; k++) out.push(this.store.layer(k, this.board));
     // Packed layers rebuild their views cheaply: a long-lived result keeps only its typed arrays.
@@ -112,17 +129,18 @@ export class Solution implements PathResult {
   }
 
   get squares(): SquareSet {
-    if (this.cachedSquares === undefined) {
+    const derived = this.lazy();
+    if (derived.squares === undefined) {
       const union = new Int32Array(this.prepared.words);
       for (let k = 0; k < this.store.count; k++) this.store.orInto(k, union);
-      this.cachedSquares = new WordSquareSet(this.board, union, 0);
+      derived.squares = new WordSquareSet(this.board, union, 0);
     }
-    return this.cachedSquares;
+    return derived.squares;
   }
 
   /** The layered graph, built on first use by count, path and paths. */
   private graph(): PathGraph {
-    return (this.cachedGraph ??= new PathGraph(
+    return (this.lazy().graph ??= new PathGraph(
       this.piece,
       this.board,
       wordsAt(this.prepared.data, 0, this.prepared.words),
@@ -140,11 +158,12 @@ export class Solution implements PathResult {
   }
 
   get path(): Path | null {
-    if (this.cachedPath === undefined) {
+    const derived = this.lazy();
+    if (derived.path === undefined) {
       const first = this.graph().first();
-      this.cachedPath = first === null ? null : this.toPath(first);
+      derived.path = first === null ? null : this.toPath(first);
     }
-    return this.cachedPath;
+    return derived.path;
   }
 
   paths(args: { first?: number | null; after?: string | null } = {}): PathConnection {
@@ -175,16 +194,21 @@ export class Solution implements PathResult {
   }
 
   get distances(): (number | null)[] {
-    if (this.cachedDistances === undefined) {
+    const derived = this.lazy();
+    if (derived.distances === undefined) {
       const { words, data } = this.prepared;
       const dist = wordFillOf(geometryOf(this.board)).distances(
         this.piece,
         wordsAt(data, 0, words),
         wordsAt(data, words, words),
       );
-      this.cachedDistances = Array.from(dist, (d) => (d < 0 ? null : d));
+      derived.distances = Array.from(dist, (d) => (d < 0 ? null : d));
     }
-    return this.cachedDistances;
+    return derived.distances;
+  }
+
+  private lazy(): Derived {
+    return (this.derived ??= {});
   }
 
   private toPath(indices: readonly number[]): Path {
@@ -196,12 +220,9 @@ export class Solution implements PathResult {
 export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
   const { words, data, board, piece } = prepared;
   if (board === STANDARD_BOARD && options?.representation !== 'general') {
-    const d = solve64(FAST_CODES[piece], data[2], data[3], data[4], data[5], data[0], data[1]);
+    const d = solve64(fastCode(piece), data[2], data[3], data[4], data[5], data[0], data[1]);
     if (d < 0) return new Solution(prepared, NO_LAYERS, false);
-    const frontiers = layersOut();
-    const layers: number[] = [];
-    for (let i = 0; i < 2 * d + 2; i++) layers.push(frontiers[i]);
-    return new Solution(prepared, new StandardLayers(layers, d + 1), false);
+    return new Solution(prepared, new StandardLayers(layersOut(), d + 1), false);
   }
   const solved = wordFillOf(geometryOf(board)).solve(
     piece,
