@@ -93,17 +93,32 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
   if (len === 18 && n === 64) return parseStandard(text, out, offset);
   let pos = len - 1;
   let w = 0;
-  for (; pos >= 2; w++) {
+  // Whole words first, with one check of the digits a word (a bad digit is -1, so `digits`
+  // turns negative); then the leading digits left over.
+  for (; pos >= 9; pos -= 8, w++) {
     let word = 0;
-    const stop = Math.max(pos - 8, 1);
-    for (let shift = 0; pos > stop; pos--, shift += 4) {
-      const c = text.charCodeAt(pos);
+    let digits = 0;
+    for (let i = pos - 7; i <= pos; i++) {
+      const c = text.charCodeAt(i);
+      const d = c < 128 ? HEX_VALUE[c] : -1;
+      digits |= d;
+      word = (word << 4) | (d & 15);
+    }
+    if (digits < 0) return NOT_A_BITBOARD;
+    if (w < words) out[offset + w] = word;
+    else if (word !== 0) return BEYOND_BOARD;
+  }
+  if (pos >= 2) {
+    let word = 0;
+    for (let i = 2; i <= pos; i++) {
+      const c = text.charCodeAt(i);
       const d = c < 128 ? HEX_VALUE[c] : -1;
       if (d < 0) return NOT_A_BITBOARD;
-      word |= d << shift;
+      word = (word << 4) | d;
     }
     if (w < words) out[offset + w] = word;
     else if (word !== 0) return BEYOND_BOARD;
+    w++;
   }
   for (; w < words; w++) out[offset + w] = 0;
   const rest = n & 31;

@@ -237,6 +237,7 @@ export class LeaperFill {
   /** Emits the king moves of pool entries `from .. to`; returns the number of touched words. */
   private kingStep(from: number, to: number): number {
     const { out, touched, q, t } = this;
+    if (t === 0) return this.kingStepWhole(from, to);
     const { idx, val } = this.pool;
     const east = this.east[0];
     const west = this.west[0];
@@ -251,6 +252,37 @@ export class LeaperFill {
       // Carries across a word boundary within the rank: bit 31 east, bit 0 west.
       if (toEast < 0) n = emitKingRows(out, touched, n, j + 1, 1, q, t);
       if ((toWest & 1) !== 0) n = emitKingRows(out, touched, n, j - 1, 1 << 31, q, t);
+    }
+    return n;
+  }
+
+  /** `kingStep` when a rank is a whole number of words: the rank above is `q` words on. */
+  private kingStepWhole(from: number, to: number): number {
+    const { out, touched, q } = this;
+    const { idx, val } = this.pool;
+    const east = this.east[0];
+    const west = this.west[0];
+    let n = 0;
+    for (let e = from; e < to; e++) {
+      const x = val[e];
+      if (x === 0) continue;
+      const j = idx[e];
+      const toEast = x & east[j];
+      const toWest = x & west[j];
+      const spread = x | (toEast << 1) | (toWest >>> 1);
+      n = emit(out, touched, n, j, spread);
+      n = emit(out, touched, n, j + q, spread);
+      n = emit(out, touched, n, j - q, spread);
+      if (toEast < 0) {
+        n = emit(out, touched, n, j + 1, 1);
+        n = emit(out, touched, n, j + 1 + q, 1);
+        n = emit(out, touched, n, j + 1 - q, 1);
+      }
+      if ((toWest & 1) !== 0) {
+        n = emit(out, touched, n, j - 1, 1 << 31);
+        n = emit(out, touched, n, j - 1 + q, 1 << 31);
+        n = emit(out, touched, n, j - 1 - q, 1 << 31);
+      }
     }
     return n;
   }
