@@ -6,13 +6,13 @@
  * L_{k-1} = F_{k-1} ∩ pred(L_k), where pred is the reverse move (it differs from the forward
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
  * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
- * of large-board questions, to their own kernels (`leapers.ts`, `leapers-wide.ts`); sliders,
+ * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts`); sliders,
  * pawns and every distance map run here.
  */
 import { lowestBit } from './bitset.js';
 import type { Geometry } from './geometry.js';
 import { LeaperFill } from './leapers.js';
-import { fitsWideLeapers, WideLeaperFill } from './leapers-wide.js';
+import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
 import { moveKind, pawnHomeRank } from './moves.js';
 import type { Piece } from './types.js';
 import { Accumulator, type SparseLayers, SparseWords } from './words.js';
@@ -34,7 +34,7 @@ export class WordFill {
   private readonly visited: Int32Array;
   private readonly shifts = new Map<string, Shift[]>();
   private leapers: LeaperFill | undefined = undefined;
-  private wideLeapers: WideLeaperFill | undefined = undefined;
+  private wideKnight: WideKnightFill | undefined = undefined;
 
   constructor(private readonly geo: Geometry) {
     const w = geo.words;
@@ -169,9 +169,9 @@ export class WordFill {
     if (piece === 'KING' || piece === 'KNIGHT') {
       // A knight's frontier is dense (it fills regions), a king's thin (it draws rings), so
       // only the knight gains from the 64-bit units of the wide fill.
-      if (piece === 'KNIGHT' && fitsWideLeapers(this.geo)) {
-        this.wideLeapers ??= new WideLeaperFill(this.geo);
-        return this.wideLeapers.solve(true, passable, sources, targets);
+      if (piece === 'KNIGHT' && fitsWideKnight(this.geo)) {
+        this.wideKnight ??= new WideKnightFill(this.geo);
+        return this.wideKnight.solve(passable, sources, targets);
       }
       this.leapers ??= new LeaperFill(this.geo);
       return this.leapers.solve(piece === 'KNIGHT', passable, sources, targets);

@@ -107,14 +107,17 @@ export class LeaperFill {
   private readonly pad: number;
   private readonly out: Int32Array;
   private readonly touched: Int32Array;
-  private readonly passable: Int32Array;
+  /** Passable squares not reached yet (P minus the visited squares), padded. */
+  private readonly open: Int32Array;
   private readonly targets: Int32Array;
-  private readonly visited: Int32Array;
   /** Squares that may move one (index 0) or two (1) files east, or west, padded. */
   private readonly east: Int32Array[];
   private readonly west: Int32Array[];
   private readonly pool: Pool;
   private starts: Int32Array;
+  /** Where `layersOut` gathers the non-zero words before copying them out. */
+  private scratchIdx = new Int32Array(0);
+  private scratchVal = new Int32Array(0);
   /** One rank up or down is `files` squares: `q` words and `t` bits; two ranks are `q2`, `t2`. */
   private readonly q: number;
   private readonly t: number;
@@ -127,9 +130,8 @@ export class LeaperFill {
     const size = words + 2 * this.pad;
     this.out = new Int32Array(size);
     this.touched = new Int32Array(size);
-    this.passable = new Int32Array(size);
+    this.open = new Int32Array(size);
     this.targets = new Int32Array(size);
-    this.visited = new Int32Array(size);
     this.east = geo.notEastFiles.map((mask) => this.padded(mask));
     this.west = geo.notWestFiles.map((mask) => this.padded(mask));
     this.pool = new Pool(Math.max(64, words));
@@ -157,7 +159,7 @@ export class LeaperFill {
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
     const pad = this.pad;
-    this.passable.set(passable, pad);
+    this.open.set(passable, pad);
     this.targets.set(targets, pad);
     const pool = this.pool;
     pool.n = 0;
@@ -168,27 +170,22 @@ export class LeaperFill {
       if (v === 0) continue;
       pool.idx[pool.n] = w + pad;
       pool.val[pool.n++] = v;
-      this.visited[w + pad] = v;
+      this.open[w + pad] &= ~v;
       hit |= v & targets[w];
     }
     this.starts[0] = 0;
     this.starts[1] = pool.n;
-    try {
-      const distance = pool.n === 0 ? -1 : this.forward(knight, hit !== 0);
-      if (distance < 0) return null;
-      this.backward(knight, distance);
-      return { distance, layers: this.layersOut(distance) };
-    } finally {
-      const { idx } = this.pool;
-      for (let e = 0; e < this.pool.n; e++) this.visited[idx[e]] = 0;
-    }
+    const distance = pool.n === 0 ? -1 : this.forward(knight, hit !== 0);
+    if (distance < 0) return null;
+    this.backward(knight, distance);
+    return { distance, layers: this.layersOut(distance) };
   }
 
   /** Forward fill until a frontier meets the targets; returns its step, or -1. */
   private forward(knight: boolean, hitAtStart: boolean): number {
     if (hitAtStart) return 0;
     const pool = this.pool;
-    const { out, touched, passable, targets, visited } = this;
+    const { out, touched, open, targets } = this;
     for (let k = 0; ; k++) {
       const from = this.starts[k];
       const to = this.starts[k + 1];
@@ -200,10 +197,10 @@ export class LeaperFill {
       let hit = 0;
       for (let i = 0; i < n; i++) {
         const j = touched[i];
-        const v = out[j] & passable[j] & ~visited[j];
+        const v = out[j] & open[j];
         out[j] = 0;
         if (v !== 0) {
-          visited[j] |= v;
+          open[j] &= ~v;
           idx[at] = j;
           val[at++] = v;
           hit |= v & targets[j];
@@ -323,28 +320,33 @@ export class LeaperFill {
     return n;
   }
 
-  /** Layers 0..D as compact sparse lists with unpadded word indices. */
+  /**
+   * Layers 0..D as compact sparse lists with unpadded word indices. One pass without branches
+   * (a zero word is written and overwritten) into scratch lists, then copies of the right size:
+   * the zero words left by the backward pass are many and unpredictable.
+   */
   private layersOut(distance: number): SparseLayers {
     const { idx, val } = this.pool;
     const starts = this.starts;
-    let count = 0;
-    for (let e = 0; e < starts[distance + 1]; e++) if (val[e] !== 0) count++;
+    const end = starts[distance + 1];
+    if (this.scratchIdx.length < end) {
+      this.scratchIdx = new Int32Array(2 * end);
+      this.scratchVal = new Int32Array(2 * end);
+    }
+    const outIdx = this.scratchIdx;
+    const outVal = this.scratchVal;
     const start = new Int32Array(distance + 2);
-    const outIdx = new Int32Array(count);
-    const outVal = new Int32Array(count);
     const pad = this.pad;
     let at = 0;
     for (let k = 0; k <= distance; k++) {
       start[k] = at;
       for (let e = starts[k]; e < starts[k + 1]; e++) {
-        const v = val[e];
-        if (v !== 0) {
-          outIdx[at] = idx[e] - pad;
-          outVal[at++] = v;
-        }
+        outIdx[at] = idx[e] - pad;
+        outVal[at] = val[e];
+        at += val[e] !== 0 ? 1 : 0;
       }
     }
     start[distance + 1] = at;
-    return { start, idx: outIdx, val: outVal };
+    return { start, idx: outIdx.slice(0, at), val: outVal.slice(0, at) };
   }
 }

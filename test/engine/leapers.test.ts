@@ -1,8 +1,8 @@
 /**
- * The king's and knight's kernels (`leapers.ts` per 32-bit word, `leapers-wide.ts` per 64-bit
- * unit) against the reference BFS: board widths on both sides of every word and unit boundary
- * (31, 32, 33, 63, 64, 65, 96, 128), so that moves carry across words, units and rank ends;
- * sparse and dense obstacles; several sources and targets; and mazes with long distances.
+ * The king's and knight's kernels (`leapers.ts`, per 32-bit word; `knight-wide.ts`, the knight
+ * per 64-bit unit) against the reference BFS: board widths on both sides of every word and unit
+ * boundary (31, 32, 33, 63, 64, 65, 96, 128), so that moves carry across words, units and rank
+ * ends; sparse and dense obstacles; several sources and targets; and mazes with long distances.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,13 +1,13 @@
 /**
- * The king's and the knight's fill for boards whose files are a multiple of 64 (64 x 64,
- * 128 x 128, 256 x 256, ...): the word-pair twin of `leapers.ts`.
+ * The knight's fill for boards whose files are a multiple of 64 (64 x 64, 128 x 128,
+ * 256 x 256, ...): the word-pair twin of the knight in `leapers.ts`.
  *
- * There a frontier entry is one 32-bit word, and a dense frontier moves as many carries
- * between neighbouring words as it moves words. Here an entry is a 64-bit unit (an aligned
- * pair of words, low word first), and a rank is a whole number of units, so a move along the
- * rank carries between the two halves in registers, and a move by whole ranks is a plain unit
- * offset. A 64 x 64 knight frontier then costs one entry and four emits a rank, where words
- * cost two entries and up to twenty emits.
+ * A knight's frontier is dense (it fills regions, where a king draws thin rings). Kept as
+ * 32-bit words, a dense frontier moves as many carries between neighbouring words as it moves
+ * words. Here an entry is a 64-bit unit (an aligned pair of words, low word first), and a rank
+ * is a whole number of units, so a move along the rank carries between the two halves in
+ * registers, and a move by whole ranks is a plain unit offset. A 64 x 64 frontier then costs
+ * one entry and four emits a rank, where words cost two entries and up to twenty emits.
  *
  * Dense arrays are padded with zero units on both sides, as in `leapers.ts`, so emits that fall
  * off the board need no bounds check.
@@ -57,26 +57,29 @@ function grown(array: Int32Array, size: number, used: number): Int32Array {
 }
 
 /** True when a board suits the unit fill: its ranks are whole 64-bit units. */
-export function fitsWideLeapers(geo: Geometry): boolean {
+export function fitsWideKnight(geo: Geometry): boolean {
   return (geo.files & 63) === 0;
 }
 
-/** The unit fill for one board size; holds scratch buffers, so not re-entrant. */
-export class WideLeaperFill {
+/** The knight's unit fill for one board size; holds scratch buffers, so not re-entrant. */
+export class WideKnightFill {
   /** Padding, in units. */
   private readonly pad: number;
   /** Units a rank. */
   private readonly rank: number;
   private readonly out: Int32Array;
   private readonly touched: Int32Array;
-  private readonly passable: Int32Array;
+  /** Passable squares not reached yet (P minus the visited squares), padded. */
+  private readonly open: Int32Array;
   private readonly targets: Int32Array;
-  private readonly visited: Int32Array;
   /** Squares that may move one (index 0) or two (1) files east, or west, padded. */
   private readonly east: Int32Array[];
   private readonly west: Int32Array[];
   private readonly pool: UnitPool;
   private starts: Int32Array;
+  /** Where `layersOut` gathers the non-zero words before copying them out. */
+  private scratchIdx = new Int32Array(0);
+  private scratchVal = new Int32Array(0);
 
   constructor(geo: Geometry) {
     this.rank = geo.files >>> 6;
@@ -85,9 +88,8 @@ export class WideLeaperFill {
     const size = 2 * (units + 2 * this.pad);
     this.out = new Int32Array(size);
     this.touched = new Int32Array(size >>> 1);
-    this.passable = new Int32Array(size);
+    this.open = new Int32Array(size);
     this.targets = new Int32Array(size);
-    this.visited = new Int32Array(size);
     this.east = geo.notEastFiles.map((mask) => this.padded(mask));
     this.west = geo.notWestFiles.map((mask) => this.padded(mask));
     this.pool = new UnitPool(Math.max(64, units));
@@ -101,20 +103,19 @@ export class WideLeaperFill {
   }
 
   /**
-   * Solves one king or knight problem. Returns the distance D and the layers, or null when T'
-   * is unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
+   * Solves one knight problem. Returns the distance D and the layers, or null when T' is
+   * unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
    */
   solve(
-    knight: boolean,
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
     const base = 2 * this.pad;
-    this.passable.set(passable, base);
+    this.open.set(passable, base);
     this.targets.set(targets, base);
     const pool = this.pool;
-    const visited = this.visited;
+    const open = this.open;
     pool.n = 0;
     pool.reserve(sources.length >>> 1);
     let hit = 0;
@@ -125,34 +126,26 @@ export class WideLeaperFill {
       pool.idx[pool.n] = (w >>> 1) + this.pad;
       pool.lo[pool.n] = lo;
       pool.hi[pool.n++] = hi;
-      visited[base + w] = lo;
-      visited[base + w + 1] = hi;
+      open[base + w] &= ~lo;
+      open[base + w + 1] &= ~hi;
       hit |= (lo & targets[w]) | (hi & targets[w + 1]);
     }
     this.starts[0] = 0;
     this.starts[1] = pool.n;
-    try {
-      const distance = pool.n === 0 ? -1 : hit !== 0 ? 0 : this.forward(knight);
-      if (distance < 0) return null;
-      this.backward(knight, distance);
-      return { distance, layers: this.layersOut(distance) };
-    } finally {
-      const idx = this.pool.idx;
-      for (let e = 0; e < this.pool.n; e++) {
-        visited[idx[e] << 1] = 0;
-        visited[(idx[e] << 1) + 1] = 0;
-      }
-    }
+    const distance = pool.n === 0 ? -1 : hit !== 0 ? 0 : this.forward();
+    if (distance < 0) return null;
+    this.backward(distance);
+    return { distance, layers: this.layersOut(distance) };
   }
 
   /** Forward fill until a frontier meets the targets; returns its step, or -1. */
-  private forward(knight: boolean): number {
+  private forward(): number {
     const pool = this.pool;
-    const { out, touched, passable, targets, visited } = this;
+    const { out, touched, open, targets } = this;
     for (let k = 0; ; k++) {
       const from = this.starts[k];
       const to = this.starts[k + 1];
-      const n = knight ? this.knightStep(from, to) : this.kingStep(from, to);
+      const n = this.step(from, to);
       pool.reserve(n);
       const { idx, lo, hi } = pool;
       let at = pool.n;
@@ -161,13 +154,13 @@ export class WideLeaperFill {
         const u = touched[i];
         const a = u << 1;
         const b = a + 1;
-        const vLo = out[a] & passable[a] & ~visited[a];
-        const vHi = out[b] & passable[b] & ~visited[b];
+        const vLo = out[a] & open[a];
+        const vHi = out[b] & open[b];
         out[a] = 0;
         out[b] = 0;
         if ((vLo | vHi) !== 0) {
-          visited[a] |= vLo;
-          visited[b] |= vHi;
+          open[a] &= ~vLo;
+          open[b] &= ~vHi;
           idx[at] = u;
           lo[at] = vLo;
           hi[at++] = vHi;
@@ -183,16 +176,16 @@ export class WideLeaperFill {
   }
 
   /** Turns frontiers 0..D into layers in place: L_D = F_D ∩ T', L_k = F_k ∩ moves(L_{k+1}). */
-  private backward(knight: boolean, distance: number): void {
+  private backward(distance: number): void {
     const { idx, lo, hi } = this.pool;
     const { out, touched, targets, starts } = this;
     for (let e = starts[distance]; e < starts[distance + 1]; e++) {
       lo[e] &= targets[idx[e] << 1];
       hi[e] &= targets[(idx[e] << 1) + 1];
     }
-    // Both pieces move symmetrically: the squares a move comes from are the squares it reaches.
+    // The knight moves symmetrically: the squares a move comes from are the squares it reaches.
     for (let k = distance; k > 0; k--) {
-      const n = knight ? this.knightStep(starts[k], starts[k + 1]) : this.kingStep(starts[k], starts[k + 1]);
+      const n = this.step(starts[k], starts[k + 1]);
       for (let e = starts[k - 1]; e < starts[k]; e++) {
         lo[e] &= out[idx[e] << 1];
         hi[e] &= out[(idx[e] << 1) + 1];
@@ -204,45 +197,8 @@ export class WideLeaperFill {
     }
   }
 
-  /** Emits the king moves of pool entries `from .. to`; returns the number of touched units. */
-  private kingStep(from: number, to: number): number {
-    const { out, touched, rank } = this;
-    const { idx, lo, hi } = this.pool;
-    const east = this.east[0];
-    const west = this.west[0];
-    let n = 0;
-    for (let e = from; e < to; e++) {
-      const xLo = lo[e];
-      const xHi = hi[e];
-      if ((xLo | xHi) === 0) continue;
-      const u = idx[e];
-      const eLo = xLo & east[u << 1];
-      const eHi = xHi & east[(u << 1) + 1];
-      const wLo = xLo & west[u << 1];
-      const wHi = xHi & west[(u << 1) + 1];
-      // The rank spread: the squares themselves, one file east and one west, across the halves.
-      const sLo = xLo | (eLo << 1) | (wLo >>> 1) | (wHi << 31);
-      const sHi = xHi | (eHi << 1) | (wHi >>> 1) | (eLo >>> 31);
-      n = emit2(out, touched, n, u, sLo, sHi);
-      n = emit2(out, touched, n, u + rank, sLo, sHi);
-      n = emit2(out, touched, n, u - rank, sLo, sHi);
-      // Carries into the neighbouring units of the rank (rare: bit 63 east, bit 0 west).
-      if (eHi < 0) {
-        n = emit2(out, touched, n, u + 1, 1, 0);
-        n = emit2(out, touched, n, u + 1 + rank, 1, 0);
-        n = emit2(out, touched, n, u + 1 - rank, 1, 0);
-      }
-      if ((wLo & 1) !== 0) {
-        n = emit2(out, touched, n, u - 1, 0, 1 << 31);
-        n = emit2(out, touched, n, u - 1 + rank, 0, 1 << 31);
-        n = emit2(out, touched, n, u - 1 - rank, 0, 1 << 31);
-      }
-    }
-    return n;
-  }
-
   /** Emits the knight moves of pool entries `from .. to`; returns the number of touched units. */
-  private knightStep(from: number, to: number): number {
+  private step(from: number, to: number): number {
     const { out, touched, rank } = this;
     const { idx, lo, hi } = this.pool;
     const [east1, east2] = this.east;
@@ -293,35 +249,37 @@ export class WideLeaperFill {
     return n;
   }
 
-  /** Layers 0..D as compact sparse word lists with unpadded word indices. */
+  /**
+   * Layers 0..D as compact sparse word lists with unpadded word indices. One pass without
+   * branches (a zero word is written and overwritten) into scratch lists, then copies of the
+   * right size: the zero words left by the backward pass are many and unpredictable.
+   */
   private layersOut(distance: number): SparseLayers {
     const { idx, lo, hi } = this.pool;
     const starts = this.starts;
-    let count = 0;
-    for (let e = 0; e < starts[distance + 1]; e++) {
-      if (lo[e] !== 0) count++;
-      if (hi[e] !== 0) count++;
+    const end = starts[distance + 1];
+    if (this.scratchIdx.length < 2 * end) {
+      this.scratchIdx = new Int32Array(4 * end);
+      this.scratchVal = new Int32Array(4 * end);
     }
+    const outIdx = this.scratchIdx;
+    const outVal = this.scratchVal;
     const start = new Int32Array(distance + 2);
-    const outIdx = new Int32Array(count);
-    const outVal = new Int32Array(count);
     const base = 2 * this.pad;
     let at = 0;
     for (let k = 0; k <= distance; k++) {
       start[k] = at;
       for (let e = starts[k]; e < starts[k + 1]; e++) {
         const w = (idx[e] << 1) - base;
-        if (lo[e] !== 0) {
-          outIdx[at] = w;
-          outVal[at++] = lo[e];
-        }
-        if (hi[e] !== 0) {
-          outIdx[at] = w + 1;
-          outVal[at++] = hi[e];
-        }
+        outIdx[at] = w;
+        outVal[at] = lo[e];
+        at += lo[e] !== 0 ? 1 : 0;
+        outIdx[at] = w + 1;
+        outVal[at] = hi[e];
+        at += hi[e] !== 0 ? 1 : 0;
       }
     }
     start[distance + 1] = at;
-    return { start, idx: outIdx, val: outVal };
+    return { start, idx: outIdx.slice(0, at), val: outVal.slice(0, at) };
   }
 }
