@@ -14,7 +14,7 @@
  */
 
 import type { Geometry } from './geometry.js';
-import type { SparseLayers } from './words.js';
+import { grown, grownSize, type SparseLayers } from './words.js';
 
 /** ORs the pair (`lo`, `hi`) into unit `u`; lists `u` when the unit turns non-zero. */
 function emit2(out: Int32Array, touched: Int32Array, n: number, u: number, lo: number, hi: number): number {
@@ -42,18 +42,11 @@ class UnitPool {
   /** Makes room for `more` entries. */
   reserve(more: number): void {
     if (this.n + more <= this.idx.length) return;
-    let size = this.idx.length * 2;
-    while (size < this.n + more) size *= 2;
+    const size = grownSize(this.idx.length, this.n + more);
     this.idx = grown(this.idx, size, this.n);
     this.lo = grown(this.lo, size, this.n);
     this.hi = grown(this.hi, size, this.n);
   }
-}
-
-function grown(array: Int32Array, size: number, used: number): Int32Array {
-  const out = new Int32Array(size);
-  out.set(array.subarray(0, used));
-  return out;
 }
 
 /** True when a board suits the unit fill: its ranks are whole 64-bit units. */

@@ -16,7 +16,7 @@
  */
 
 import type { Geometry } from './geometry.js';
-import type { SparseLayers } from './words.js';
+import { grown, grownSize, type SparseLayers } from './words.js';
 
 /** ORs `v` into `out[j]`; lists `j` in `touched` when it turns non-zero. Returns the list's length. */
 function emit(out: Int32Array, touched: Int32Array, n: number, j: number, v: number): number {
@@ -49,21 +49,6 @@ function emitShifted(
   return emit(out, touched, n, j - q - 1, v << (32 - t));
 }
 
-/** Emits `v` at word `j` on its own rank and one rank up and down. */
-function emitKingRows(
-  out: Int32Array,
-  touched: Int32Array,
-  n: number,
-  j: number,
-  v: number,
-  q: number,
-  t: number,
-): number {
-  n = emit(out, touched, n, j, v);
-  n = emitShifted(out, touched, n, j, v, q, t, true);
-  return emitShifted(out, touched, n, j, v, q, t, false);
-}
-
 /** Emits `v` at word `j` shifted one way and the other by `q` words and `t` bits. */
 function emitBothWays(
   out: Int32Array,
@@ -76,6 +61,19 @@ function emitBothWays(
 ): number {
   n = emitShifted(out, touched, n, j, v, q, t, true);
   return emitShifted(out, touched, n, j, v, q, t, false);
+}
+
+/** Emits `v` at word `j` on its own rank and one rank up and down. */
+function emitKingRows(
+  out: Int32Array,
+  touched: Int32Array,
+  n: number,
+  j: number,
+  v: number,
+  q: number,
+  t: number,
+): number {
+  return emitBothWays(out, touched, emit(out, touched, n, j, v), j, v, q, t);
 }
 
 /** Sparse frontiers or layers: entry e is word `idx[e]` (padded) with squares `val[e]`. */
@@ -91,14 +89,9 @@ class Pool {
   /** Makes room for `more` entries. */
   reserve(more: number): void {
     if (this.n + more <= this.idx.length) return;
-    let size = this.idx.length * 2;
-    while (size < this.n + more) size *= 2;
-    const idx = new Int32Array(size);
-    idx.set(this.idx.subarray(0, this.n));
-    this.idx = idx;
-    const val = new Int32Array(size);
-    val.set(this.val.subarray(0, this.n));
-    this.val = val;
+    const size = grownSize(this.idx.length, this.n + more);
+    this.idx = grown(this.idx, size, this.n);
+    this.val = grown(this.val, size, this.n);
   }
 }
 
@@ -208,11 +201,7 @@ export class LeaperFill {
       }
       if (at === to) return -1;
       pool.n = at;
-      if (k + 2 >= this.starts.length) {
-        const starts = new Int32Array(this.starts.length * 2);
-        starts.set(this.starts);
-        this.starts = starts;
-      }
+      if (k + 2 >= this.starts.length) this.starts = grown(this.starts, 2 * this.starts.length, k + 2);
       this.starts[k + 2] = at;
       if (hit !== 0) return k + 1;
     }

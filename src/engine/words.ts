@@ -125,3 +125,17 @@ export class Accumulator {
     this.n = 0;
   }
 }
+
+/** A capacity of at least `needed`, doubling from `current`. */
+export function grownSize(current: number, needed: number): number {
+  let size = Math.max(4, current * 2);
+  while (size < needed) size *= 2;
+  return size;
+}
+
+/** A copy of the first `used` entries of `array` in a new array of `size` entries. */
+export function grown(array: Int32Array, size: number, used: number): Int32Array {
+  const out = new Int32Array(size);
+  out.set(array.subarray(0, used));
+  return out;
+}
