@@ -11,8 +11,8 @@
  */
 import { lowestBit } from './bitset.js';
 import type { Geometry } from './geometry.js';
-import { LeaperFill } from './leapers.js';
 import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
+import { LeaperFill } from './leapers.js';
 import { moveKind, pawnHomeRank } from './moves.js';
 import type { Piece } from './types.js';
 import { Accumulator, type SparseLayers, SparseWords } from './words.js';
