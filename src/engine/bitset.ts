@@ -18,6 +18,15 @@ export function popcount32(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
+/** Number of set bits of two words, summed half way through (each 4-bit field holds at most 8). */
+export function popcount64(lo: number, hi: number): number {
+  lo -= (lo >>> 1) & 0x55555555;
+  hi -= (hi >>> 1) & 0x55555555;
+  let x = (lo & 0x33333333) + ((lo >>> 2) & 0x33333333) + (hi & 0x33333333) + ((hi >>> 2) & 0x33333333);
+  x = (x & 0x0f0f0f0f) + ((x >>> 4) & 0x0f0f0f0f);
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
 /** Index (0..31) of the lowest set bit of a non-zero word. */
 export function lowestBit(x: number): number {
   return 31 - Math.clz32(x & -x);

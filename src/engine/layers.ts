@@ -5,7 +5,7 @@
  * `SquareSet`s, so a caller that reads only the distance never formats a layer. Results that
  * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
-import { bitIndices, formatWords, popcount32, WordSquareSet } from './bitset.js';
+import { bitIndices, formatWords, popcount32, popcount64, WordSquareSet } from './bitset.js';
 import { STANDARD_BOARD, wordsFor } from './board.js';
 import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
@@ -90,7 +90,7 @@ class StandardLayer implements SquareSet {
   }
 
   get count(): number {
-    return popcount32(this.lo) + popcount32(this.hi);
+    return popcount64(this.lo, this.hi);
   }
 }
 
