@@ -5,7 +5,7 @@
  * `SquareSet`s, so a caller that reads only the distance never formats a layer. Results that
  * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
-import { bitIndices, formatWords, popcount32, popcount64, WordSquareSet } from './bitset.js';
+import { bitIndices, formatWords, lowestBit, popcount32, popcount64, WordSquareSet } from './bitset.js';
 import { STANDARD_BOARD, wordsFor } from './board.js';
 import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
@@ -138,8 +138,18 @@ class SparseSquareSet implements SquareSet {
 
   get indices(): number[] {
     if (this.cachedIndices === undefined) {
-      const dense = this.dense();
-      this.cachedIndices = bitIndices(dense, 0, dense.length);
+      // Straight from the layer's few words (in word order), not through a dense copy of the
+      // board: a 256 x 256 answer has thousands of layers of a word or two each.
+      const { start, idx, val } = this.sparse;
+      const entries: number[] = [];
+      for (let i = start[this.k]; i < start[this.k + 1]; i++) entries.push(i);
+      if (entries.length > 1) entries.sort((a, b) => idx[a] - idx[b]);
+      const out: number[] = [];
+      for (const i of entries) {
+        const base = idx[i] << 5;
+        for (let v = val[i]; v !== 0; v &= v - 1) out.push(base + lowestBit(v));
+      }
+      this.cachedIndices = out;
     }
     return this.cachedIndices;
   }

@@ -38,7 +38,7 @@ import { mazeQuery as maze } from '../../support/maze.js';
 import { checkWellFormedXml } from '../../support/test-server.js';
 
 const wire = (q: PathQuery) => wireOf(prepareQuery(q));
-const mazeQuery = (i: number, side: 32 | 64 = 64) => maze(i, side) as PathQuery;
+const mazeQuery = (i: number, side: 32 | 64 | 128 = 64) => maze(i, side) as PathQuery;
 const squaresOf = (q: PathQuery) => (q.board?.files ?? 8) * (q.board?.ranks ?? 8);
 const plain = (p: PackedLayers) => ({ squares: Array.from(p.squares), starts: Array.from(p.starts) });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -138,8 +138,12 @@ describe('solving on the pool', () => {
 
 describe('the budget stops the work', () => {
   it('cuts a batch of many large problems short: the rest are EngineBudgetError, no further task is sent', async () => {
-    const queries = Array.from({ length: 48 }, (_, i) => mazeQuery(i));
+    // 128 x 128 mazes (about a millisecond each): large enough that the budget, not the
+    // dispatch overhead, decides when the batch stops. The worker solves one first, so that
+    // its compiler has seen the kernel before anything is timed.
+    const queries = Array.from({ length: 96 }, (_, i) => mazeQuery(i, 128));
     const items = queries.map(wire);
+    for (let i = 0; i < 3; i++) await pool.run({ kind: 'solve', items: [wire(mazeQuery(100 + i, 128))] });
     // What all of it costs, solved here.
     const started = performance.now();
     for (const q of queries) solve(q);
@@ -157,10 +161,10 @@ describe('the budget stops the work', () => {
     const done = values.filter((v) => !(v instanceof Error));
     const cut = values.filter((v) => v instanceof EngineBudgetError);
     console.log(
-      `budget 5 ms: ${done.length}/48 solved, ${budget.spentMs.toFixed(1)} ms spent, run ${runMs.toFixed(0)} ms, all on the main thread ${allMs.toFixed(0)} ms, ${sent.length} task(s) sent`,
+      `budget 5 ms: ${done.length}/96 solved, ${budget.spentMs.toFixed(1)} ms spent, run ${runMs.toFixed(0)} ms, all on the main thread ${allMs.toFixed(0)} ms, ${sent.length} task(s) sent`,
     );
     expect(done.length).toBeGreaterThan(0);
-    expect(done.length + cut.length).toBe(48);
+    expect(done.length + cut.length).toBe(96);
     expect(done.length).toBeLessThan(24);
     // Done items first (one lane, in order), each correct.
     values.slice(0, done.length).forEach((v, i) => {
@@ -262,7 +266,7 @@ describe('the budget stops the work', () => {
   // piscina ends the worker thread when it aborts a running task; the service never aborts tasks
   // that way, so a cancelled task stops between items, keeps what it did, and the worker stays.
   it('cancelling while a task runs stops it between items and keeps the worker', async () => {
-    const queries = Array.from({ length: 40 }, (_, i) => mazeQuery(i + 300));
+    const queries = Array.from({ length: 40 }, (_, i) => mazeQuery(i + 300, 128));
     const budget = new EngineBudget(0);
     const running = new WorkDispatcher(pool, budget).run(
       'solve',
@@ -282,7 +286,10 @@ describe('the budget stops the work', () => {
 
 describe('a full queue', () => {
   it('refuses with OverloadedError, directly and through the dispatcher (which cancels the request)', async () => {
-    const blocker = pool.run({ kind: 'solve', items: Array.from({ length: 60 }, (_, i) => wire(mazeQuery(i + 400))) });
+    const blocker = pool.run({
+      kind: 'solve',
+      items: Array.from({ length: 60 }, (_, i) => wire(mazeQuery(i + 400, 128))),
+    });
     await sleep(5);
     const queued = Array.from({ length: 4 }, (_, i) => pool.run({ kind: 'solve', items: [wire(mazeQuery(i))] }));
     expect(pool.queued).toBe(4);
