@@ -40,12 +40,8 @@ export class SparseWords {
   }
 
   private grow(): void {
-    const idx = new Int32Array(this.idx.length * 2);
-    idx.set(this.idx);
-    this.idx = idx;
-    const val = new Int32Array(this.val.length * 2);
-    val.set(this.val);
-    this.val = val;
+    this.idx = grown(this.idx, this.idx.length * 2, this.n);
+    this.val = grown(this.val, this.val.length * 2, this.n);
   }
 }
 
