@@ -38,7 +38,7 @@ export function encodeBase64Url(bytes: Uint8Array): string {
 }
 
 /** The bytes of base64 or base64url `text`, read leniently (see the module comment); never throws. */
-export function decodeBase64Url(text: string): Uint8Array {
+export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array((text.length * 3) >>> 2);
   let k = 0;
   let acc = 0;

@@ -11,7 +11,14 @@
  */
 import { bishopRays, rays, rookRays } from './rays64.js';
 
-/** Piece codes of the fast path (`solve.ts` maps each `Piece` to one in `FAST_CODES`). */
+/**
+ * Room for the layers of any 8 x 8 answer: each step reaches at least one new square, so D is at
+ * most 63 and there are at most 64 layers (one more to spare). The WebAssembly kernel's buffer
+ * (`wasm/fill64.ts`) has the same size.
+ */
+export const MAX_LAYERS_64 = 65;
+
+/** Piece codes of the fast path: each piece's index in `PIECES` (`pieceCode` in `query.ts`). */
 export const KING = 0,
   QUEEN = 1,
   ROOK = 2,
@@ -86,8 +93,8 @@ function knightHi(lo: number, hi: number): number {
   );
 }
 
-/** Frontier storage shared by all solves (two words a step, at most 64 steps). */
-const frontiers = new Int32Array(2 * 65);
+/** Frontier storage shared by all solves (two words a layer). */
+const frontiers = new Int32Array(2 * MAX_LAYERS_64);
 
 /**
  * Solves one 8 x 8 problem. Sources and targets must already be within the passable set.

@@ -27,9 +27,9 @@ export {
 export { encodePathCursor } from './paths.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
+export { Solution } from './solution.js';
 export {
   restoreResult,
-  Solution,
   type SolveOptions,
   solutionFromPacked,
   solve,

@@ -1,12 +1,12 @@
 /**
- * Where a result keeps its layers. The 8 x 8 fast path and stored results keep them dense (a
- * few words a layer); the general fill keeps them as sparse word lists, since a 256 x 256
- * answer with hundreds of layers would otherwise be megabytes of zeros. Both hand out lazy
+ * Where a `StoredSolution` keeps its layers. Restored results keep them dense (a few words a
+ * layer); the general fill keeps them as sparse word lists, since a 256 x 256 answer with
+ * hundreds of layers would otherwise be megabytes of zeros. Both hand out lazy
  * `SquareSet`s, so a caller that reads only the distance never formats a layer. Results that
  * crossed threads or came from a store keep their layers packed as square lists (`packed.ts`).
  */
-import { bitIndices, formatWords, lowestBit, popcount32, popcount64, WordSquareSet } from './bitset.js';
-import { STANDARD_BOARD, wordsFor } from './board.js';
+import { formatWords, lowestBit, popcount32, WordSquareSet } from './bitset.js';
+import { wordsFor } from './board.js';
 import { layerCount, type PackedLayers } from './packed.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
@@ -18,8 +18,6 @@ export interface LayerStore {
   readonly count: number;
   /** False when the result should build its layer views on each read rather than keep them. */
   readonly keepViews?: boolean;
-  /** Every layer's view, when the store already holds them. */
-  readonly views?: readonly SquareSet[];
   /** Layer k as a square set. */
   layer(k: number, board: Board): SquareSet;
   /** ORs layer k into dense words. */
@@ -41,56 +39,6 @@ export class DenseLayers implements LayerStore {
   orInto(k: number, out: Int32Array): void {
     const base = k * this.words;
     for (let w = 0; w < this.words; w++) out[w] |= this.data[base + w];
-  }
-}
-
-/**
- * The 8 x 8 fast path's layers, built straight from the fill's frontier words as their views
- * (`StandardLayer`, two words each), so reading `layers` allocates nothing more and `count` is
- * two popcounts; nothing is formatted unless read.
- */
-export class StandardLayers implements LayerStore {
-  readonly views: StandardLayer[];
-  constructor(
-    words: ArrayLike<number>,
-    readonly count: number,
-  ) {
-    // Sized up front: a pushed-to array would reserve room for 16 views, a few hundred bytes.
-    this.views = new Array<StandardLayer>(count);
-    for (let k = 0; k < count; k++) this.views[k] = new StandardLayer(words[2 * k], words[2 * k + 1]);
-  }
-
-  layer(k: number): SquareSet {
-    return this.views[k];
-  }
-
-  orInto(k: number, out: Int32Array): void {
-    out[0] |= this.views[k].lo;
-    out[1] |= this.views[k].hi;
-  }
-}
-
-/** One 8 x 8 layer: squares a1..h4 in `lo`, a5..h8 in `hi`. */
-class StandardLayer implements SquareSet {
-  constructor(
-    readonly lo: number,
-    readonly hi: number,
-  ) {}
-
-  get bitboard(): string {
-    return formatWords([this.lo, this.hi], 0, 64);
-  }
-
-  get indices(): number[] {
-    return bitIndices([this.lo, this.hi], 0, 2);
-  }
-
-  get squares(): string[] {
-    return this.indices.map((i) => squareName(i, STANDARD_BOARD));
-  }
-
-  get count(): number {
-    return popcount64(this.lo, this.hi);
   }
 }
 

@@ -1,64 +1,92 @@
 /**
  * The fast path of `prepareQuery` for the commonest question of all: an 8 x 8 board, a mask
- * (or none), square names and nothing else. It reads the text straight into six 32-bit
- * integers and builds the `Prepared` words in one array literal (so the array is created with
- * the right element kind, not converted on the first large word). Anything it does not
- * recognise at a glance (another board, `blocked`, `fen`, an odd name or mask, a wrong type)
- * makes it return null, and the caller runs the general `prepareQuery`, which gives the same
+ * (or none), square names and nothing else. It reads the text straight into six 32-bit words,
+ * with no object allocated, and leaves them in `standardWords` for the 8 x 8 fill. Anything it
+ * does not recognise at a glance (another board, `blocked`, `fen`, an odd name or mask, a wrong
+ * type) makes it decline, and the caller runs the general `prepareQuery`, which gives the same
  * answer or the exact `InputError`.
+ *
+ * Square names are read without a branch on their value: the order of squares in a question is
+ * random, so a branch on "low half or high half" would be mispredicted half of the time.
  */
 import { STANDARD_BOARD } from './board.js';
-import { isPiece, Prepared } from './query.js';
-import type { PathQuery } from './types.js';
+import { Prepared, pieceCode } from './query.js';
+import { type PathQuery, PIECES, type Piece } from './types.js';
 
-/** Value of each ASCII hex digit, -1 for every other character. */
-const HEX = new Int8Array(128).fill(-1);
-for (let d = 0; d < 16; d++) {
-  HEX['0123456789abcdef'.charCodeAt(d)] = d;
-  HEX['0123456789ABCDEF'.charCodeAt(d)] = d;
+/**
+ * Value of each pair of ASCII hex digits (`HEX_PAIRS[c0 << 7 | c1]`, 0..255), -1 for any pair
+ * that is not two digits. Reading the mask two characters a lookup halves the lookups, shifts
+ * and checks; the pairs in use fill a few cache lines of the 32 kB table.
+ */
+const HEX_PAIRS = new Int16Array(1 << 14).fill(-1);
+{
+  const digits = '0123456789abcdefABCDEF';
+  for (let i = 0; i < digits.length; i++) {
+    for (let j = 0; j < digits.length; j++) {
+      const high = i < 16 ? i : i - 6;
+      const low = j < 16 ? j : j - 6;
+      HEX_PAIRS[(digits.charCodeAt(i) << 7) | digits.charCodeAt(j)] = (high << 4) | low;
+    }
+  }
 }
 
-/** Set when the text is not what the fast path expects (then the general path runs). */
-let bad = false;
+/** Negative once a mask digit is not a hex digit (reset before each mask). */
+let badDigit = 0;
 
-/** Eight hex digits of `text` from `at`, as a 32-bit word (sets `bad` on a non-digit). */
+/** Eight hex digits of `text` from `at`, as a 32-bit word (makes `badDigit` negative on a non-digit). */
 function hex8(text: string, at: number): number {
   let word = 0;
-  for (let i = at; i < at + 8; i++) {
-    const c = text.charCodeAt(i);
-    const d = c < 128 ? HEX[c] : -1;
-    if (d < 0) bad = true;
-    word = (word << 4) | (d & 15);
+  let check = 0;
+  for (let i = at; i < at + 8; i += 2) {
+    const c0 = text.charCodeAt(i);
+    const c1 = text.charCodeAt(i + 1);
+    // A code of 128 or more is never a digit: it makes the value negative.
+    const pair = HEX_PAIRS[((c0 << 7) | c1) & 0x3fff] | -((c0 | c1) >>> 7);
+    check |= pair;
+    word = (word << 8) | (pair & 255);
   }
+  badDigit |= check;
   return word;
 }
 
-/** Index of a two-character 8 x 8 square name (`e4`, `E4`), or -1 for anything else. */
-function square64(name: unknown): number {
-  if (typeof name !== 'string' || name.length !== 2) return -1;
-  const file = (name.charCodeAt(0) | 0x20) - 97;
-  const rank = name.charCodeAt(1) - 49;
-  return file >= 0 && file < 8 && rank >= 0 && rank < 8 ? (rank << 3) | file : -1;
-}
-
-/** The high word (a5..h8) of the last `squares64`. */
+/**
+ * The high word (a5..h8) of the last `squares64`, and its check: negative when a name was not a
+ * square. The caller reads both at once, before anything else runs: reading a list can run a
+ * caller's code (a getter, a Proxy), which may solve another question through this module.
+ */
 let hiOut = 0;
+let checkOut = 0;
 
-/** The low word (a1..h4) of the squares named in `list`, the high word in `hiOut`. */
+/**
+ * The low word (a1..h4) of the squares named in `list`, the high word in `hiOut`. A name must
+ * be two characters, a file letter a..h (either case) and a rank digit 1..8. It stops at the
+ * first name that is not (the general path then says which).
+ */
 function squares64(list: unknown): number {
-  let lo = 0;
-  let hi = 0;
   if (!Array.isArray(list)) {
-    bad = true;
+    checkOut = -1;
     return 0;
   }
-  for (let i = 0; i < list.length; i++) {
-    const index = square64(list[i]);
-    if (index < 0) bad = true;
-    else if (index < 32) lo |= 1 << index;
-    else hi |= 1 << (index - 32);
+  let lo = 0;
+  let hi = 0;
+  let check = 0;
+  for (let i = 0; i < list.length && check >= 0; i++) {
+    const name = list[i];
+    if (typeof name !== 'string' || name.length !== 2) {
+      check = -1;
+      break;
+    }
+    const file = (name.charCodeAt(0) | 0x20) - 97;
+    const rank = name.charCodeAt(1) - 49;
+    check |= file | rank | (7 - file) | (7 - rank); // negative unless both are 0..7
+    const index = (rank << 3) | file;
+    const bit = 1 << index; // shifts count modulo 32: bit index & 31 of its half
+    const low = (index - 32) >> 31; // all ones for a1..h4, zero for a5..h8
+    lo |= bit & low;
+    hi |= bit & ~low;
   }
   hiOut = hi;
+  checkOut = check;
   return lo;
 }
 
@@ -70,14 +98,20 @@ let lastMask = '0x0000000000000000'; // a valid text whose words are the ones be
 let lastLo = 0;
 let lastHi = 0;
 
-/** `prepareQuery` for a plain 8 x 8 query, or null when the general path must handle it. */
-export function prepareStandard(query: PathQuery): Prepared | null {
-  if (query === null || typeof query !== 'object') return null;
-  const { piece, board, mask } = query;
-  if (!isPiece(piece)) return null;
-  if (board != null && (board.files !== 8 || board.ranks !== 8)) return null;
-  if (query.blocked != null || query.fen != null) return null;
-  bad = false;
+/** P, S' and T' of the last question `readStandard` accepted, as (low, high) word pairs. */
+export const standardWords = new Int32Array(6);
+
+/**
+ * Reads a plain 8 x 8 query into `standardWords` and returns its piece's code (its index in
+ * `PIECES`), or returns -1 when the general path must handle it.
+ */
+export function readStandard(query: PathQuery): number {
+  if (query === null || typeof query !== 'object') return -1;
+  const { board, mask } = query;
+  const code = pieceCode(query.piece);
+  if (code < 0) return -1;
+  if (board != null && (board.files !== 8 || board.ranks !== 8)) return -1;
+  if (query.blocked != null || query.fen != null) return -1;
   let pLo = -1;
   let pHi = -1;
   if (mask != null) {
@@ -85,11 +119,12 @@ export function prepareStandard(query: PathQuery): Prepared | null {
       pLo = lastLo;
       pHi = lastHi;
     } else {
-      if (typeof mask !== 'string' || mask.length !== 18 || mask.charCodeAt(0) !== 48) return null;
-      if ((mask.charCodeAt(1) | 0x20) !== 120) return null;
+      if (typeof mask !== 'string' || mask.length !== 18 || mask.charCodeAt(0) !== 48) return -1;
+      if ((mask.charCodeAt(1) | 0x20) !== 120) return -1;
+      badDigit = 0;
       pHi = hex8(mask, 2);
       pLo = hex8(mask, 10);
-      if (bad) return null;
+      if (badDigit < 0) return -1;
       lastMask = mask;
       lastLo = pLo;
       lastHi = pHi;
@@ -97,8 +132,37 @@ export function prepareStandard(query: PathQuery): Prepared | null {
   }
   const sLo = squares64(query.from) & pLo;
   const sHi = hiOut & pHi;
+  const fromCheck = checkOut;
   const tLo = squares64(query.to) & pLo;
   const tHi = hiOut & pHi;
-  if (bad) return null;
+  if ((fromCheck | checkOut) < 0) return -1;
+  const out = standardWords;
+  out[0] = pLo;
+  out[1] = pHi;
+  out[2] = sLo;
+  out[3] = sHi;
+  out[4] = tLo;
+  out[5] = tHi;
+  return code;
+}
+
+/** `prepareQuery` for a plain 8 x 8 query, or null when the general path must handle it. */
+export function prepareStandard(query: PathQuery): Prepared | null {
+  const code = readStandard(query);
+  if (code < 0) return null;
+  const w = standardWords;
+  return standardPrepared(PIECES[code], w[0], w[1], w[2], w[3], w[4], w[5]);
+}
+
+/** The `Prepared` problem of an 8 x 8 question given as its six words. */
+export function standardPrepared(
+  piece: Piece,
+  pLo: number,
+  pHi: number,
+  sLo: number,
+  sHi: number,
+  tLo: number,
+  tHi: number,
+): Prepared {
   return new Prepared(piece, STANDARD_BOARD, 2, [pLo, pHi, sLo, sHi, tLo, tHi]);
 }

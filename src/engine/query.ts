@@ -15,6 +15,13 @@ import { type Board, type CanonicalProblem, type PathQuery, PIECES, type Piece }
 /** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
 export type Words = Int32Array | number[];
 
+/** Words `offset .. offset + count` of `data` as a typed array (a view where possible). */
+export function wordsAt(data: Words, offset: number, count: number): Int32Array {
+  return data instanceof Int32Array
+    ? data.subarray(offset, offset + count)
+    : Int32Array.from(data.slice(offset, offset + count));
+}
+
 /** Zeroed words for `count` square sets of a board of `words` words each. */
 export function allocateWords(words: number, count: number): Words {
   if (words === 2 && count === 3) return [0, 0, 0, 0, 0, 0]; // packed small integers
@@ -68,20 +75,34 @@ export class Prepared {
   }
 }
 
-/** True for a piece name. A switch on interned strings is cheaper than a Set lookup here. */
-export function isPiece(piece: unknown): piece is Piece {
+/**
+ * A piece's index in `PIECES` (the 8 x 8 fill's piece code), or -1 for anything that is not a
+ * piece name. A switch on interned strings is cheaper than a lookup here.
+ */
+export function pieceCode(piece: unknown): number {
   switch (piece) {
     case 'KING':
+      return 0;
     case 'QUEEN':
+      return 1;
     case 'ROOK':
+      return 2;
     case 'BISHOP':
+      return 3;
     case 'KNIGHT':
+      return 4;
     case 'WHITE_PAWN':
+      return 5;
     case 'BLACK_PAWN':
-      return true;
+      return 6;
     default:
-      return false;
+      return -1;
   }
+}
+
+/** True for a piece name. */
+export function isPiece(piece: unknown): piece is Piece {
+  return pieceCode(piece) >= 0;
 }
 
 /** Checks a piece name. */

@@ -3,7 +3,8 @@
  * `platform: 'browser'` with nothing external (a Node built-in import would fail the build), then
  * run in a fresh `node:vm` context holding only what a browser has (no `Buffer`, `process`,
  * `require`, `module`, `global`). There it solves the seed, with the same cache key and path
- * cursors as in Node. The lint rule `engine-has-no-node-builtins` (.dependency-cruiser.cjs)
+ * cursors as in Node, and still solves where WebAssembly is refused (the 8 x 8 kernel falls back
+ * to JavaScript). The lint rule `engine-has-no-node-builtins` (.dependency-cruiser.cjs)
  * catches the imports earlier; this catches the globals.
  */
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ type Engine = typeof import('../../src/engine/index.js');
 
 let context: object;
 let engine: Engine;
+let bundle: string;
 
 beforeAll(async () => {
   const result = await build({
@@ -33,7 +35,8 @@ beforeAll(async () => {
   });
   // Only browser globals; the context brings its own Uint8Array, BigInt, Math and the like.
   context = createContext({ TextEncoder, TextDecoder, atob, btoa, console });
-  runInContext(result.outputFiles[0].text, context, { filename: 'chess-paths.browser.js' });
+  bundle = result.outputFiles[0].text;
+  runInContext(bundle, context, { filename: 'chess-paths.browser.js' });
   engine = (context as { chessPaths: Engine }).chessPaths;
 });
 
@@ -62,6 +65,24 @@ describe('the engine in a browser', () => {
     );
     expect(next.edges[0].node.squares).toEqual(['e4', 'd3', 'c3', 'b2', 'a1']);
     expect(() => r.paths({ first: 1, after: 'not a cursor' })).toThrow(/is not a cursor of this result/);
+  });
+
+  it('solves where WebAssembly is refused (a strict Content-Security-Policy): the JavaScript kernel', () => {
+    const strict = createContext({ TextEncoder, TextDecoder, atob, btoa, console });
+    runInContext('globalThis.WebAssembly = undefined', strict);
+    runInContext(bundle, strict, { filename: 'chess-paths.browser.js' });
+    const fallback = (strict as { chessPaths: Engine }).chessPaths;
+    for (const query of [
+      { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] },
+      { piece: 'QUEEN', from: ['a1'], to: ['h7'], blocked: ['b2', 'g7'] },
+      { piece: 'WHITE_PAWN', from: ['c2'], to: ['c5'] },
+    ] as const) {
+      const r = fallback.solve(query);
+      const node = solve(query);
+      expect(r.distance).toBe(node.distance);
+      expect(r.layers.map((l) => l.squares)).toEqual(node.layers.map((l) => l.squares));
+      expect(r.key).toBe(node.key);
+    }
   });
 
   it('solves on a large board (typed-array words) as Node does', () => {
