@@ -319,12 +319,20 @@ describe.skipIf(skip)('two servers on one PostgreSQL over HTTP', () => {
     } finally {
       await Promise.all(servers.map((t) => t.close()));
     }
-    // Shutting down ended the limiters' pools.
-    const { rows } = await admin.query(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'chess-paths rate limit'`,
-      [DATABASE],
-    );
-    expect(rows[0].n).toBe(0);
+    // Shutting down ended the limiters' pools. A backend leaves pg_stat_activity a moment after its
+    // client hung up, so this waits for it rather than reading once.
+    await expect
+      .poll(
+        async () =>
+          (
+            await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'chess-paths rate limit'`,
+              [DATABASE],
+            )
+          ).rows[0].n,
+        { timeout: 5000 },
+      )
+      .toBe(0);
   });
 
   it('answers 429, not 500, with PostgreSQL unreachable', async () => {
