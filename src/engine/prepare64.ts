@@ -9,26 +9,10 @@
  * Square names are read without a branch on their value: the order of squares in a question is
  * random, so a branch on "low half or high half" would be mispredicted half of the time.
  */
+import { HEX_PAIRS } from './bitset.js';
 import { STANDARD_BOARD } from './board.js';
 import { Prepared, pieceCode } from './query.js';
 import { type PathQuery, PIECES, type Piece } from './types.js';
-
-/**
- * Value of each pair of ASCII hex digits (`HEX_PAIRS[c0 << 7 | c1]`, 0..255), -1 for any pair
- * that is not two digits. Reading the mask two characters a lookup halves the lookups, shifts
- * and checks; the pairs in use fill a few cache lines of the 32 kB table.
- */
-const HEX_PAIRS = new Int16Array(1 << 14).fill(-1);
-{
-  const digits = '0123456789abcdefABCDEF';
-  for (let i = 0; i < digits.length; i++) {
-    for (let j = 0; j < digits.length; j++) {
-      const high = i < 16 ? i : i - 6;
-      const low = j < 16 ? j : j - 6;
-      HEX_PAIRS[(digits.charCodeAt(i) << 7) | digits.charCodeAt(j)] = (high << 4) | low;
-    }
-  }
-}
 
 /** Negative once a mask digit is not a hex digit (reset before each mask). */
 let badDigit = 0;
