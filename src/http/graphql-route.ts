@@ -8,7 +8,7 @@
  * `Accept: text/html` with the playground page. A JSON POST whose exact text was answered before
  * from hot results alone gets that response again before any parsing (`response-cache.ts`). A
  * cacheable GET answer gets an ETag, and a request whose `If-None-Match` matches it gets 304.
- * When the response is over (sent, or its client gone) the gateway is told, so the request's
+ * A large answer is encoded and tagged a piece a turn (`large-text.ts`). When the response is over (sent, or its client gone) the gateway is told, so the request's
  * work ends with it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -23,6 +23,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { BodyTooLargeError, drainBody, readBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { htmlPageSender } from './html-page.js';
+import { isLargeText, piecesEtag, sendPieces, sendText, utf8Pieces } from './large-text.js';
 import { sendError } from './replies.js';
 import { ResponseCache } from './response-cache.js';
 
@@ -74,12 +75,10 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     const kept = cacheKey === undefined ? undefined : responseCache.get(cacheKey);
     if (kept) {
       metrics.responseCacheHits.inc();
-      res.writeHead(200, {
-        'content-type': kept.contentType,
-        'content-length': Buffer.byteLength(kept.body),
-        'cache-control': NO_STORE, // a replay answers a POST, and POST answers are not cached
-      });
-      res.end(kept.body);
+      res.statusCode = 200;
+      res.setHeader('content-type', kept.contentType);
+      res.setHeader('cache-control', NO_STORE); // a replay answers a POST, and POST answers are not cached
+      await sendText(res, kept.body);
       return undefined;
     }
     if (text.trim() === '') return { body: undefined, cacheKey };
@@ -140,9 +139,12 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       if (cacheKey !== undefined && status === 200 && exchange.replayable()) {
         responseCache.set(cacheKey, { contentType, body: text });
       }
+      // A large answer is encoded a piece a turn, and hashed likewise when it gets a tag.
+      const pieces = isLargeText(text) ? await utf8Pieces(text) : null;
       if (method === 'GET' && status === 200 && response.headers.get('cache-control') !== NO_STORE) {
         // One tag per representation: the same data as JSON and as graphql-response+json differ.
-        res.setHeader('etag', etag(`${contentType}\n${text}`));
+        const prefix = `${contentType}\n`;
+        res.setHeader('etag', pieces ? await piecesEtag(prefix, pieces) : etag(prefix + text));
         // The answer depends on Accept (JSON flavours, the playground page): caches key on it too.
         res.setHeader('vary', appendVary(res.getHeader('vary'), 'Accept'));
         if (matchesIfNoneMatch(req.headers['if-none-match'], String(res.getHeader('etag')))) {
@@ -153,9 +155,12 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
           return;
         }
       }
-      res.setHeader('content-length', Buffer.byteLength(text));
       exchange.answered();
-      res.end(text);
+      if (pieces) sendPieces(res, pieces);
+      else {
+        res.setHeader('content-length', Buffer.byteLength(text));
+        res.end(text);
+      }
       return;
     }
     // Written without waiting for the client: the slices are bytes once made, and the objects
