@@ -6,12 +6,13 @@
  * L_{k-1} = F_{k-1} ∩ pred(L_k), where pred is the reverse move (it differs from the forward
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
  * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
- * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts`); sliders,
- * pawns and every distance map run here.
+ * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts` and its
+ * WebAssembly build `knight-wide-wasm.ts`); sliders, pawns and every distance map run here.
  */
 import { lowestBit } from './bitset.js';
 import type { Geometry } from './geometry.js';
 import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
+import { WasmWideKnightFill, wasmWideKnightAvailable } from './knight-wide-wasm.js';
 import { LeaperFill } from './leapers.js';
 import { moveKind, pawnHomeRank } from './moves.js';
 import type { Piece } from './types.js';
@@ -35,6 +36,7 @@ export class WordFill {
   private readonly shifts = new Map<string, Shift[]>();
   private leapers: LeaperFill | undefined = undefined;
   private wideKnight: WideKnightFill | undefined = undefined;
+  private wasmWideKnight: WasmWideKnightFill | undefined = undefined;
 
   constructor(private readonly geo: Geometry) {
     const w = geo.words;
@@ -159,17 +161,23 @@ export class WordFill {
   /**
    * Solves one problem. Returns the distance D and the layers, or null when T' is unreachable
    * (including S' or T' empty). `sources` and `targets` must already be within `passable`.
+   * With `webAssembly` false, the wide knight runs on its JavaScript kernel.
    */
   solve(
     piece: Piece,
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array,
+    webAssembly = true,
   ): { distance: number; layers: SparseLayers } | null {
     if (piece === 'KING' || piece === 'KNIGHT') {
       // A knight's frontier is dense (it fills regions), a king's thin (it draws rings), so
       // only the knight gains from the 64-bit units of the wide fill.
       if (piece === 'KNIGHT' && fitsWideKnight(this.geo)) {
+        if (webAssembly && wasmWideKnightAvailable()) {
+          this.wasmWideKnight ??= new WasmWideKnightFill(this.geo);
+          return this.wasmWideKnight.solve(passable, sources, targets);
+        }
         this.wideKnight ??= new WideKnightFill(this.geo);
         return this.wideKnight.solve(passable, sources, targets);
       }

@@ -25,7 +25,10 @@ import { type CanonicalProblem, type PathQuery, PIECES } from './types.js';
 export interface SolveOptions {
   /** `auto` (the default) takes the 8 x 8 fast path on 8 x 8 boards; `general` never does. */
   representation?: 'auto' | 'general';
-  /** The fast path's kernel: `auto` (WebAssembly where it compiles, else JavaScript) or `javascript`. */
+  /**
+   * The kernels of the 8 x 8 fast path and of the knight on boards whose files are a multiple
+   * of 64: `auto` (WebAssembly where it compiles, else JavaScript) or `javascript`.
+   */
   kernel?: 'auto' | 'javascript';
 }
 
@@ -64,6 +67,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     wordsAt(data, 0, words),
     wordsAt(data, words, words),
     wordsAt(data, 2 * words, words),
+    options?.kernel !== 'javascript',
   );
   return new StoredSolution(prepared, solved === null ? NO_LAYERS : new SparseLayerStore(solved.layers), false);
 }

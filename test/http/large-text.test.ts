@@ -13,7 +13,7 @@ import { isLargeText, LARGE_TEXT, piecesEtag, sendText, utf8Pieces } from '../..
 /** A text of about `chars` code units: `unit` repeated, with `marks` put between its characters. */
 function textOf(chars: number, unit: string, marks: string[], at: number[]): string {
   const parts = Array.from(unit.repeat(Math.ceil(chars / unit.length)));
-  at.forEach((position, i) => parts.splice(position % parts.length, 0, marks[i % marks.length]));
+  for (const [i, position] of at.entries()) parts.splice(position % parts.length, 0, marks[i % marks.length]);
   return parts.join('');
 }
 

@@ -1,0 +1,99 @@
+/**
+ * The WebAssembly build of the wide boards' knight fill (`wasm/knight-wide.ts`), with the same
+ * `solve` as `WideKnightFill` of `knight-wide.ts`, which stays the fallback where WebAssembly is
+ * refused. The module is compiled synchronously once, when this file loads (about 2 kB). It has
+ * one memory, laid out for one board size at a time: a fill for another size lays it out again
+ * (growing it for a larger board) before it solves, so fills of several sizes can alternate.
+ */
+import { decodeBase64Url } from './base64url.js';
+import { KNIGHT_WIDE_WASM } from './generated/knight-wide-wasm.js';
+import type { Geometry } from './geometry.js';
+import type { SparseLayers } from './words.js';
+
+/** What the module exports. */
+interface KnightWideExports {
+  memory: WebAssembly.Memory;
+  layout(units: number, rank: number, squares: number): number;
+  offset(which: number): number;
+  padding(): number;
+  words(): number;
+  solve(): number;
+}
+
+/** The compiled module, or null where WebAssembly cannot be compiled here. */
+const kernel: KnightWideExports | null = (() => {
+  try {
+    const module = new WebAssembly.Module(decodeBase64Url(KNIGHT_WIDE_WASM));
+    return new WebAssembly.Instance(module, {}).exports as unknown as KnightWideExports;
+  } catch {
+    return null;
+  }
+})();
+
+/** The memory as words, remade when it grows. */
+let heap = kernel === null ? new Int32Array(0) : new Int32Array(kernel.memory.buffer);
+/** The fill the memory is laid out for. */
+let laidOutFor: WasmWideKnightFill | null = null;
+
+/** True where the WebAssembly knight fill runs here. */
+export function wasmWideKnightAvailable(): boolean {
+  return kernel !== null;
+}
+
+/** The knight's unit fill on WebAssembly for one board size (check `wasmWideKnightAvailable` first). */
+export class WasmWideKnightFill {
+  /** Word offsets of the arrays in the memory, and the padding in words. */
+  private open = 0;
+  private targets = 0;
+  private sources = 0;
+  private layerStart = 0;
+  private layerIdx = 0;
+  private layerVal = 0;
+  private pad = 0;
+
+  constructor(private readonly geo: Geometry) {}
+
+  /** Lays the memory out for this board: grows it if needed, clears it, writes the file masks. */
+  private layOut(k: KnightWideExports): void {
+    const { geo } = this;
+    const end = k.layout(geo.words >>> 1, geo.files >>> 6, geo.files * geo.ranks);
+    const short = end - k.memory.buffer.byteLength;
+    if (short > 0) k.memory.grow(Math.ceil(short / 65536));
+    heap = new Int32Array(k.memory.buffer);
+    const first = k.offset(0) >>> 2;
+    heap.fill(0, first, end >>> 2);
+    this.pad = 2 * k.padding();
+    const masks = [geo.notEastFiles[0], geo.notEastFiles[1], geo.notWestFiles[0], geo.notWestFiles[1]];
+    for (const [i, mask] of masks.entries()) heap.set(mask, (k.offset(i) >>> 2) + this.pad);
+    [this.open, this.targets, this.sources] = [4, 5, 6].map((i) => k.offset(i) >>> 2);
+    [this.layerStart, this.layerIdx, this.layerVal] = [7, 8, 9].map((i) => k.offset(i) >>> 2);
+    laidOutFor = this;
+  }
+
+  /**
+   * Solves one knight problem. Returns the distance D and the layers, or null when T' is
+   * unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
+   */
+  solve(
+    passable: Int32Array,
+    sources: Int32Array,
+    targets: Int32Array,
+  ): { distance: number; layers: SparseLayers } | null {
+    const k = kernel as KnightWideExports;
+    if (laidOutFor !== this) this.layOut(k);
+    heap.set(passable, this.open + this.pad);
+    heap.set(targets, this.targets + this.pad);
+    heap.set(sources, this.sources);
+    const distance = k.solve();
+    if (distance < 0) return null;
+    const n = k.words();
+    return {
+      distance,
+      layers: {
+        start: heap.slice(this.layerStart, this.layerStart + distance + 2),
+        idx: heap.slice(this.layerIdx, this.layerIdx + n),
+        val: heap.slice(this.layerVal, this.layerVal + n),
+      },
+    };
+  }
+}
