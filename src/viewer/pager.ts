@@ -65,9 +65,12 @@ export class PathPager {
       this.status.textContent = '';
       return;
     }
+    // The page on screen stays until the next one arrives, marked as out of date meanwhile.
+    this.body.setAttribute('aria-busy', 'true');
     const after = this.cursors[this.cursors.length - 1];
     const answer = await pathsPage(q, this.size, after);
     if (serial !== this.serial) return;
+    this.body.removeAttribute('aria-busy');
     if (!answer.ok) {
       this.body.replaceChildren(el('p', 'error', answer.problem.message));
       return;

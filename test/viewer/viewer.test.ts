@@ -94,8 +94,9 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
 
     // Every shortest path, three at a time.
     await page.selectOption('#page-size', '3');
-    // The old page stays on screen until the new one arrives: wait for it, or it is read twice.
+    // The old page stays on screen, marked busy, until the new one arrives: wait for that.
     await expect.poll(() => page.locator('.page-status').innerText()).toMatch(/^1–3 of /);
+    expect(await page.locator('.page-body').getAttribute('aria-busy')).toBeNull();
     const seen: string[][] = [];
     let first: string[] | null = null;
     for (;;) {
