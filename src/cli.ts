@@ -5,12 +5,14 @@
  * process boundary (arguments in, exit code out); the commands live in src/cli/, so they stay
  * importable without running anything. It sits at the top of the layers, above src/server.ts.
  */
-import { run } from './cli/main.js';
+import { outputFailure, run } from './cli/main.js';
 
-// A reader that stops early (`chess-paths solve ... | head -3`) is not an error worth a stack.
+// Output that cannot be written (a full disk, a reader that closed the pipe) ends the command
+// with one line on stderr and exit 1: nothing more can be delivered, and a stack trace would only
+// hide the reason.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
+  process.stderr.write(`chess-paths: ${outputFailure(err)}\n`);
+  process.exit(1);
 });
 
 // exitCode rather than process.exit(): stdout may be a pipe that has not drained yet. `serve`

@@ -62,13 +62,14 @@ Options:
   --mask 0xHEX       passable squares, bit i = square i (default: every square)
   --blocked SQUARES  squares removed from the mask, comma-separated; may be repeated
   --fen FEN          a position whose pieces block, except on the from and to squares
-  --paths N          also list the first N shortest paths in lexicographic order
+  --paths N          also list the first N shortest paths in lexicographic order (N <= 1000)
   --after CURSOR     with --paths: start after this path (a cursor from --json output)
   --json             print JSON with the GraphQL API's field names (pathCount as a string)
   -h, --help         show this help
 
 Exit status: 0 answered (an unreachable target is an answer), 1 bad input (the message names
-the option and the value), 2 command line not understood.
+the option and the value) or output that could not be written (a full disk, a closed pipe),
+2 command line not understood.
 
 Example:
   chess-paths solve --piece king --from e4 --to a1,h8 --paths 3

@@ -83,6 +83,13 @@ async function dispatch(args: string[], io: Output): Promise<number | undefined>
   throw new UsageError(command.startsWith('-') ? `unknown option "${command}"` : `unknown command "${command}"`);
 }
 
+/** One line saying why standard output could not be written. */
+export function outputFailure(err: NodeJS.ErrnoException): string {
+  if (err.code === 'EPIPE') return 'the output was closed before it was all written (EPIPE)';
+  if (err.code === 'ENOSPC') return 'could not write the output: no space left on the device (ENOSPC)';
+  return `could not write the output: ${err.message}`;
+}
+
 /** Runs the command line `args` (without node and the script); resolves to the exit code, or undefined while serving. */
 export async function run(args: string[], io: Output = processOutput): Promise<number | undefined> {
   try {

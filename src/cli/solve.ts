@@ -17,6 +17,12 @@ import {
 import { PIECES, type Piece, type SquareSet } from '../engine/types.js';
 import { UsageError } from './help.js';
 
+/**
+ * Most paths `--paths` lists: the API's page size (MAX_PAGE_SIZE's default). Listing is lazy, but
+ * a billion paths is hours of output held in one string; page with `--after` past this.
+ */
+export const MAX_LISTED_PATHS = 1000;
+
 /** What `solve` was asked, parsed from its arguments. */
 export interface SolveRequest {
   query: PathQuery;
@@ -62,7 +68,15 @@ function parseBoard(text: string): { files: number; ranks: number } {
 
 function parseCount(text: string): number {
   if (!/^\d+$/.test(text.trim())) throw new InputError(['--paths'], text, 'is not a non-negative integer');
-  return Number(text);
+  const count = Number(text);
+  if (count > MAX_LISTED_PATHS) {
+    throw new InputError(
+      ['--paths'],
+      text,
+      `is over the limit of ${MAX_LISTED_PATHS} paths at a time; list more with --after and the last cursor (--json)`,
+    );
+  }
+  return count;
 }
 
 /** Parses `solve`'s arguments; throws `UsageError` (exit 2) or `InputError` (exit 1). */

@@ -24,7 +24,7 @@ import { BodyTooLargeError, drainBody, readBody } from './body.js';
 import { clientAddress } from './client-address.js';
 import { htmlPageSender } from './html-page.js';
 import { isLargeText, piecesEtag, sendPieces, sendText, utf8Pieces } from './large-text.js';
-import { sendError } from './replies.js';
+import { appendVary, sendError } from './replies.js';
 import { ResponseCache } from './response-cache.js';
 
 /** A body at least this long waits for a turn of its own before it is parsed. */
@@ -169,16 +169,6 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     exchange.answered();
     res.end();
   };
-}
-
-/** A `Vary` header value with `name` in it once. */
-function appendVary(current: number | string | string[] | undefined, name: string): string {
-  const names = String(current ?? '')
-    .split(',')
-    .map((n) => n.trim())
-    .filter((n) => n !== '');
-  if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
-  return names.join(', ');
 }
 
 /**

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { appendVary } from './replies.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -34,7 +35,8 @@ export function htmlPageSender() {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'public, max-age=300',
       etag: compressed.etag,
-      vary: 'Accept, Accept-Encoding',
+      // CORS may have named Origin already: a list of origins makes the page vary by it too.
+      vary: appendVary(res.getHeader('vary'), 'Accept', 'Accept-Encoding'),
     };
     if (req.headers['if-none-match'] === compressed.etag) {
       res.writeHead(304, headers);

@@ -33,3 +33,13 @@ export function sendError(
 ): void {
   sendJson(res, status, { errors: [{ message, extensions: { code, ...extensions } }] }, headers);
 }
+
+/** A `Vary` header value: what `current` names (CORS's `Origin`, say), then each of `added` once. */
+export function appendVary(current: number | string | string[] | undefined, ...added: string[]): string {
+  const names = String(current ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  for (const name of added) if (!names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  return names.join(', ');
+}
