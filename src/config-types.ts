@@ -49,6 +49,8 @@ export interface Config {
   introspection: boolean;
   corsOrigins: string[];
   shutdownTimeoutMs: number;
+  /** Longest a client may take nothing of an answer being streamed before it is dropped, ms. */
+  sendStallMs: number;
   rateLimitMutations: number;
   rateLimitWindowMs: number;
   trustProxyHops: number;

@@ -70,6 +70,12 @@ export const VARIABLES = {
       default: 10_000,
       doc: 'How long shutdown (SIGTERM/SIGINT) waits for requests in flight before closing connections, ms.',
     }),
+    SEND_STALL_MS: sets({
+      key: 'sendStallMs',
+      kind: integer(1),
+      default: 30_000,
+      doc: 'A picture (`/diagram.svg`) is written a piece at a time as its client takes it; a client that takes nothing for this long is disconnected, so one that never reads cannot hold its answer in memory, ms.',
+    }),
   }),
   ...group('Observability', 'What the server logs (one JSON line per event, with pino, on standard output).', {
     LOG_LEVEL: sets({

@@ -34,6 +34,7 @@ const EXPECTED_DEFAULTS: Config = {
   introspection: true,
   corsOrigins: [],
   shutdownTimeoutMs: 10_000,
+  sendStallMs: 30_000,
   rateLimitMutations: 60,
   rateLimitWindowMs: 60_000,
   trustProxyHops: 0,

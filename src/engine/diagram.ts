@@ -76,7 +76,7 @@ export interface DiagramSpec {
 export function diagramSpecOf(
   result: OverlaySource & { readonly reachable?: boolean },
   options: {
-    position?: ParsedPosition;
+    position?: Pick<ParsedPosition, 'pieces'>;
     attacked?: readonly number[];
     orientation?: Color;
     path?: readonly number[];
@@ -118,11 +118,9 @@ function escapeXml(text: string): string {
   );
 }
 
-const S = 48;
-const MARGIN = 24;
-const PAD = 8;
-const LEGEND_ITEM = 150;
-const LEGEND_ROW = 24;
+/** Geometry of the SVG diagram, in its user units (`diagram-size.ts` bounds its length from them). */
+export const DIAGRAM_GEOMETRY = { square: 48, margin: 24, pad: 8, legendItem: 150, legendRow: 24 } as const;
+const { square: S, margin: MARGIN, pad: PAD, legendItem: LEGEND_ITEM, legendRow: LEGEND_ROW } = DIAGRAM_GEOMETRY;
 const COLORS = {
   light: '#f0d9b5',
   dark: '#b58863',

@@ -13,6 +13,7 @@ export {
   renderDiagram,
   renderSvg,
 } from './diagram.js';
+export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
 export { formatInputPath, InputError, type InputPath } from './errors.js';
 export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
 export {

@@ -32,8 +32,9 @@
  * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
  *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE;
  * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
- *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }`, `overlay { svg }` and every `bitboard` / `squares`
- *   view of a square set (`layers`, `sources`, ...) 1 each; `paths` its page size (first, default
+ *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }` and every `bitboard` / `squares`
+ *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
+ *   a few elements a square); `paths` its page size (first, default
  *   10); `Position.paths(avoidAttacked: true)` 1;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
  * A request is heavy when work > HEAVY_WORK.
@@ -89,7 +90,7 @@ const UNITS: Record<string, number> = {
   'PathResult.distances': 1,
   'PathResult.squares': 1,
   'Overlay.ascii': 1,
-  'Overlay.svg': 1,
+  'Overlay.svg': 4,
   'Overlay.asciiLines': 1,
   'SquareSet.bitboard': 1,
   'SquareSet.squares': 1,

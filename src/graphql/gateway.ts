@@ -2,9 +2,10 @@
  * The GraphQL layer's one door for the HTTP layer. A transport hands it a request in Apollo's
  * transport-neutral form and tells it two things about the response: when it was sent in full
  * and when it is over (sent, or its client gone). Everything per-request behind that door (the
- * context, its engine budget, the results to persist, the replay verdict) stays in this layer.
+ * context, its engine budget, the results to persist, the replay verdict, what makes its saves
+ * idempotent) stays in this layer.
  */
-import type { ApolloServer, HTTPGraphQLRequest, HTTPGraphQLResponse } from '@apollo/server';
+import type { ApolloServer, GraphQLResponse, HTTPGraphQLRequest, HTTPGraphQLResponse } from '@apollo/server';
 import { type Context, createContext, endRequest, persistFresh, releasePlace } from './context.js';
 import { replayable } from './replay.js';
 import type { Services } from './services.js';
@@ -13,6 +14,12 @@ import type { Services } from './services.js';
 export interface GraphqlExchange {
   /** Executes the request (once). */
   execute(request: HTTPGraphQLRequest): Promise<HTTPGraphQLResponse>;
+  /**
+   * Executes one operation made by another door (a picture route), instead of `execute`: the
+   * same plugins, limits, admission, budgets, loader and worker pool, with the answer as an
+   * object rather than JSON text, since that door sends something else.
+   */
+  executeOperation(operation: { query: string; variables: Record<string, unknown> }): Promise<GraphQLResponse>;
   /**
    * The answer is made in full and handed to the socket. Its place at admission goes to the next
    * heavy request once it is sent (until then the request still holds what it solved, for the
@@ -51,12 +58,25 @@ export class GraphqlGateway {
             httpGraphQLRequest: request,
             context: async () => {
               context = createContext(services, clientAddress);
+              context.request.idempotencyKey = request.headers.get('idempotency-key');
+              if (Array.isArray(request.body)) context.request.batch = request.body;
               if (over) endRequest(context);
               return context;
             },
           });
         } catch (error) {
           if (context) releasePlace(context);
+          throw error;
+        }
+      },
+      executeOperation: async (operation) => {
+        const operationContext = createContext(services, clientAddress);
+        context = operationContext;
+        if (over) endRequest(operationContext);
+        try {
+          return await apollo.executeOperation(operation, { contextValue: operationContext });
+        } catch (error) {
+          releasePlace(operationContext);
           throw error;
         }
       },

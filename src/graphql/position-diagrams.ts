@@ -9,14 +9,15 @@
  */
 import type { GraphQLResolveInfo, ResponsePath } from 'graphql';
 import { responsePathAsArray } from 'graphql';
-import type { ParsedPosition } from '../engine/fen.js';
 
-/** The position of a `Position.paths` answer, and whether it avoided the attacked squares. */
+/**
+ * The position of an answer, as text (the picture is drawn where the work is, maybe on a worker,
+ * which reads the FEN again), and with `avoidAttacked` the square of the piece that moved.
+ */
 export interface PositionDiagram {
-  position: ParsedPosition;
-  /** The square of the moving piece. */
-  from: string;
-  avoidAttacked: boolean;
+  fen: string;
+  /** The moving piece's square, when the question avoided the squares its opponents attack. */
+  mover?: string;
 }
 
 /** Notes of one request: per execution (its variables object), per response path. */

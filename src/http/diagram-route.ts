@@ -15,40 +15,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import etag from 'etag';
 import type { Config } from '../config.js';
-import {
-  attackedSquares,
-  type Board,
-  type Color,
-  diagramSpecOf,
-  InputError,
-  type ParsedPosition,
-  type PathQuery,
-  PIECES,
-  type Piece,
-  parseFen,
-  parseSquare,
-  positionQuery,
-  renderDiagram,
-  resolveBoard,
-  solve,
-} from '../engine/index.js';
+import { type Board, type Color, InputError, PIECES, type Piece, parseSquare, resolveBoard } from '../engine/index.js';
+import { ErrorCode } from '../errors.js';
+import type { GraphqlGateway } from '../graphql/gateway.js';
 import { checkBoard, checkFen, LimitError } from '../graphql/limits.js';
+import { clientAddress } from './client-address.js';
 import { matchesIfNoneMatch } from './graphql-route.js';
+import { streamText } from './large-text.js';
 
 /** The path of the endpoint. */
 export const DIAGRAM_PATH = '/diagram.svg';
 
+/** Dependencies of the diagram route. */
+export interface DiagramRouteDeps {
+  config: Config;
+  gateway: GraphqlGateway;
+}
+
 /** Creates the handler of `GET /diagram.svg`. */
-export function diagramRoute({ config }: { config: Config }) {
-  return (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+export function diagramRoute({ config, gateway }: DiagramRouteDeps) {
+  return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'GET' && method !== 'HEAD') {
       sendText(res, 405, `${DIAGRAM_PATH} answers GET and HEAD only, not ${method}`, { allow: 'GET, HEAD' });
       return;
     }
-    let svg: string;
+    let question: DiagramQuestion;
     try {
-      svg = drawDiagram(url.searchParams, config);
+      question = diagramQuestion(url.searchParams, config);
     } catch (err) {
       if (err instanceof InputError || err instanceof LimitError) {
         sendText(res, 400, err.message);
@@ -56,24 +50,63 @@ export function diagramRoute({ config }: { config: Config }) {
       }
       throw err;
     }
-    const tag = etag(svg);
-    const headers = {
-      'cache-control': config.pathCacheControl,
-      etag: tag,
-      'x-content-type-options': 'nosniff',
-    };
+    // The picture is work like any other: through the GraphQL layer's one road (cost, admission,
+    // engine budget, worker pool, answer size), ended when the client leaves.
+    const exchange = gateway.begin(clientAddress(req, config.trustProxyHops));
+    res.once('close', () => exchange.closed());
+    const response = await exchange.executeOperation(question.operation);
+    const answer = response.body.kind === 'single' ? response.body.singleResult : undefined;
+    const drawn = pictureOf(answer?.data, question);
+    if (typeof drawn !== 'string') {
+      exchange.answered();
+      const refused = refusalOf(drawn ?? answer?.errors?.[0], response.http.status);
+      const retryAfter = response.http.headers.get('retry-after');
+      sendText(res, refused.status, refused.message, retryAfter ? { 'retry-after': retryAfter } : {});
+      return;
+    }
+    const tag = etag(drawn);
+    res.setHeader('cache-control', config.pathCacheControl);
+    res.setHeader('etag', tag);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.once('finish', () => exchange.sent());
+    exchange.answered();
     if (matchesIfNoneMatch(req.headers['if-none-match'], tag)) {
-      res.writeHead(304, headers);
+      res.writeHead(304);
       res.end();
       return;
     }
-    res.writeHead(200, {
-      ...headers,
-      'content-type': 'image/svg+xml; charset=utf-8',
-      'content-length': Buffer.byteLength(svg),
-    });
-    res.end(method === 'HEAD' ? undefined : svg);
+    res.setHeader('content-type', 'image/svg+xml; charset=utf-8');
+    res.statusCode = 200;
+    if (method === 'HEAD') {
+      res.setHeader('content-length', Buffer.byteLength(drawn));
+      res.end();
+      return;
+    }
+    await streamText(res, drawn, config.sendStallMs);
   };
+}
+
+/** A GraphQL error as the answer's first error, read by shape. */
+interface AnswerError {
+  message: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** The status and text of a refusal, from the GraphQL error that caused it. */
+function refusalOf(
+  error: AnswerError | undefined,
+  httpStatus: number | undefined,
+): { status: number; message: string } {
+  if (!error) return { status: 500, message: 'Internal server error' };
+  const code = error.extensions?.code;
+  // A question's own error names its GraphQL argument (`query.fen`): here it is the parameter.
+  const message = error.message.replace(/^query\./, '');
+  if (code === ErrorCode.BadUserInput || code === ErrorCode.BadRequest) return { status: 400, message };
+  if (httpStatus !== undefined && httpStatus >= 400) return { status: httpStatus, message };
+  if (code === ErrorCode.Overloaded || code === ErrorCode.ServiceUnavailable) return { status: 503, message };
+  // Over a work limit (engine budget, answer size, cost): the question is too large to draw here.
+  if (error.extensions?.limit !== undefined) return { status: 422, message };
+  return { status: 500, message };
 }
 
 /** Sends a plain-text answer (a refusal). */
@@ -108,8 +141,31 @@ function flagOf(params: URLSearchParams, name: string): boolean {
   throw new InputError([name], raw, 'is not true or false');
 }
 
-/** Builds the SVG of the question in `params`; throws `InputError` / `LimitError` on bad input. */
-export function drawDiagram(params: URLSearchParams, config: Config): string {
+/** A diagram's question as a GraphQL operation, and what the answer is checked against. */
+export interface DiagramQuestion {
+  operation: { query: string; variables: Record<string, unknown> };
+  /** With `avoidAttacked`: the piece the user named, which must be the one on `from`. */
+  piece?: Piece;
+  from: string;
+}
+
+/** The picture of a path question (`shortestPaths`). */
+const PATHS_DIAGRAM = `query Diagram($q: PathQuery!, $orientation: Color!, $path: Boolean!) {
+  shortestPaths(query: $q) { overlay { svg(orientation: $orientation, path: $path) } }
+}`;
+
+/** The picture of a position's piece that avoids the attacked squares (`Position.paths`). */
+const POSITION_DIAGRAM = `query PositionDiagram($fen: String!, $board: BoardInput, $from: Square!, $to: [Square!]!, $blocked: [Square!], $orientation: Color!, $path: Boolean!) {
+  position(fen: $fen, board: $board) {
+    paths(from: $from, to: $to, avoidAttacked: true, blocked: $blocked) { piece overlay { svg(orientation: $orientation, path: $path) } }
+  }
+}`;
+
+/**
+ * Reads the question in `params` (each parameter checked here, so a refusal names it; nothing
+ * here is engine work) as the GraphQL operation that draws it; throws `InputError` / `LimitError`.
+ */
+export function diagramQuestion(params: URLSearchParams, config: Config): DiagramQuestion {
   const limits = config.limits;
   const boardText = params.get('board');
   let board: Board = resolveBoard(null);
@@ -129,9 +185,8 @@ export function drawDiagram(params: URLSearchParams, config: Config): string {
   }
   const fen = params.get('fen');
   checkFen(fen, limits, ['fen']);
-  const position: ParsedPosition | undefined = fen === null ? undefined : parseFen(fen, board, ['fen']);
   const avoidAttacked = flagOf(params, 'avoidAttacked');
-  const drawPath = flagOf(params, 'path');
+  const path = flagOf(params, 'path');
   const pieceText = params.get('piece');
   let piece: Piece | undefined;
   if (pieceText !== null) {
@@ -143,31 +198,41 @@ export function drawDiagram(params: URLSearchParams, config: Config): string {
   const to = squaresOf(params, 'to', board, true) as string[];
   const blocked = squaresOf(params, 'blocked', board, false);
   const mask = params.get('mask');
+  const boardInput = boardText === null ? null : { files: board.files, ranks: board.ranks };
 
-  let query: PathQuery;
-  let attacked: number[] | undefined;
   if (avoidAttacked) {
-    if (position === undefined) throw new InputError(['avoidAttacked'], 'true', 'needs a fen: the piece on from moves');
+    if (fen === null) throw new InputError(['avoidAttacked'], 'true', 'needs a fen: the piece on from moves');
     if (from.length !== 1) throw new InputError(['from'], from.join(','), 'must be one square with avoidAttacked');
-    query = positionQuery(position, from[0], to, true);
-    if (piece !== undefined && piece !== query.piece) {
-      throw new InputError(['piece'], pieceText, `is not the piece on ${from[0]} (${query.piece}); leave piece out`);
-    }
-    const index = parseSquare(from[0], board, ['from']);
-    const mover = position.pieces.find((p) => p.index === index) as ParsedPosition['pieces'][number];
-    const words = attackedSquares(position, mover.color === 'WHITE' ? 'BLACK' : 'WHITE', index);
-    attacked = [];
-    for (let i = 0; i < board.files * board.ranks; i++) if (((words[i >>> 5] >>> (i & 31)) & 1) === 1) attacked.push(i);
-    if (blocked !== undefined) query.blocked = blocked;
-    if (mask !== null) {
+    if (mask !== null)
       throw new InputError(['mask'], mask, 'cannot be combined with avoidAttacked (use blocked instead)');
-    }
-  } else {
-    if (piece === undefined)
-      throw new InputError(['piece'], pieceText ?? '', `is missing: expected one of ${PIECES.join(', ')}`);
-    query = { piece, from, to, board, fen: fen ?? undefined, mask: mask ?? undefined, blocked };
+    const variables = { fen, board: boardInput, from: from[0], to, blocked: blocked ?? null, orientation, path };
+    return { operation: { query: POSITION_DIAGRAM, variables }, piece, from: from[0] };
   }
-  const result = solve(query);
-  const path = drawPath && result.path ? result.path.squares.map((s) => parseSquare(s, board)) : undefined;
-  return renderDiagram(diagramSpecOf(result, { position, attacked, orientation, path }));
+  if (piece === undefined)
+    throw new InputError(['piece'], pieceText ?? '', `is missing: expected one of ${PIECES.join(', ')}`);
+  const q = { piece, from, to, board: boardInput, fen, mask, blocked: blocked ?? null };
+  return { operation: { query: PATHS_DIAGRAM, variables: { q, orientation, path } }, from: from[0] };
+}
+
+/** The SVG in the answer's data, or the error that stands for it (a named piece that is not the one moving). */
+function pictureOf(
+  data: Record<string, unknown> | null | undefined,
+  question: DiagramQuestion,
+): string | AnswerError | undefined {
+  type Drawn = { piece?: Piece; overlay: { svg: string } } | null | undefined;
+  const result = (
+    question.operation.query === PATHS_DIAGRAM
+      ? data?.shortestPaths
+      : (data?.position as { paths?: Drawn } | null | undefined)?.paths
+  ) as Drawn;
+  if (!result) return undefined;
+  if (question.piece !== undefined && result.piece !== undefined && question.piece !== result.piece) {
+    const error = new InputError(
+      ['piece'],
+      question.piece,
+      `is not the piece on ${question.from} (${result.piece}); leave piece out`,
+    );
+    return { message: error.message, extensions: { code: ErrorCode.BadUserInput } };
+  }
+  return result.overlay.svg;
 }

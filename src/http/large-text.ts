@@ -73,3 +73,48 @@ export async function sendText(res: ServerResponse, text: string): Promise<void>
   }
   sendPieces(res, await utf8Pieces(text));
 }
+
+/** Characters written to a socket before waiting for the client to take them. */
+const STREAM_PIECE_CHARS = 64 * 1024;
+
+/**
+ * Sends `text` as the body a piece at a time, each encoded and written only once the client has
+ * taken the one before (backpressure): a client that reads slowly holds one piece in the
+ * socket's buffer, not a copy of the whole answer. Writing stops when the client leaves, and a
+ * client that takes nothing for `stallMs` is dropped (its socket destroyed), so one that never
+ * reads holds its answer for that long at most. The caller has set status and other headers;
+ * `Content-Length` is set here.
+ */
+export async function streamText(res: ServerResponse, text: string, stallMs: number): Promise<void> {
+  res.setHeader('content-length', Buffer.byteLength(text));
+  for (let start = 0; start < text.length; ) {
+    if (res.destroyed) return;
+    let end = Math.min(text.length, start + STREAM_PIECE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++; // never split a surrogate pair
+    const piece = text.slice(start, end);
+    start = end;
+    if (!res.write(piece) && !(await waitForDrain(res, stallMs))) {
+      res.destroy();
+      return;
+    }
+  }
+  res.end();
+}
+
+/** Resolves true once `res` drains, false when it closes first or nothing drains within `stallMs`. */
+function waitForDrain(res: ServerResponse, stallMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (drained: boolean) => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(drained);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), stallMs);
+    res.on('drain', onDrain);
+    res.on('close', onClose);
+  });
+}

@@ -78,7 +78,7 @@ export function createRequestHandler(deps: HandlerDeps) {
       return 'metrics';
     }
     if (path === DIAGRAM_PATH) {
-      diagram(req, res, url);
+      await diagram(req, res, url);
       return 'diagram';
     }
     if (isViewerPath(path)) {

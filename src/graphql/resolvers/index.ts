@@ -6,7 +6,8 @@
 import type { Resolvers } from '../generated/resolvers.js';
 import { scalarResolvers } from '../scalars.js';
 import { analysis, analysisMutations, analysisQueries } from './analyses.js';
-import { overlay, path, pathEdge, pathQueries, pathResult, squareSet } from './paths.js';
+import { overlay } from './overlay.js';
+import { path, pathEdge, pathQueries, pathResult, squareSet } from './paths.js';
 import { position, positionQueries } from './position.js';
 
 /** Every resolver of the schema. */

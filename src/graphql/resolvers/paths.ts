@@ -10,13 +10,9 @@
  * memo of hot results when they are there (synchronously), else from the request's loader.
  */
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import { diagramSpecOf, renderAscii, renderDiagram, renderSvg } from '../../engine/diagram.js';
-import { attackedSquares } from '../../engine/position.js';
-import { parseSquare } from '../../engine/squares.js';
-import type { Board, PathConnection, PathResult, SquareSet } from '../../engine/types.js';
+import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
 import { type Context, resolveResult } from '../context.js';
 import type {
-  OverlayResolvers,
   PathEdgeResolvers,
   PathResolvers,
   PathResultResolvers,
@@ -24,7 +20,7 @@ import type {
   SquareSetResolvers,
 } from '../generated/resolvers.js';
 import { checkBatch, checkFirst } from '../limits.js';
-import { notePositionDiagram, type PositionDiagram, positionDiagramOf } from '../position-diagrams.js';
+import { notePositionDiagram } from '../position-diagrams.js';
 import { loadQuestions, prepareQuestion, rethrowUnder } from '../questions.js';
 import { squareListBytes } from '../response-budget.js';
 import { INLINE_WEIGHT } from '../work/dispatch.js';
@@ -51,7 +47,7 @@ export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsB
 const distancesFromWorker = (value: unknown) => Array.from(value as Int32Array, (d) => (d < 0 ? null : d));
 
 /** Hands a value (or its promise) over through the output account's pacing, built by `make`. */
-function paced<V, T>(
+export function paced<V, T>(
   ctx: Context,
   value: V | Promise<V>,
   bytes: (value: V) => number,
@@ -190,100 +186,7 @@ export const pathEdge: PathEdgeResolvers = {
   cursor: (edge, _args, ctx) => ctx.output.pass(edge.cursor, edge.cursor.length + 4),
 };
 
-/** Longest picture kept with its result for the next time (longer ones are drawn every time). */
-const MAX_KEPT_PICTURE = 64 * 1024;
-const asciiDrawn = new WeakMap<PathResult, string>();
-const svgDrawn = new WeakMap<PathResult, string>();
-
-/** Characters of the ASCII picture of a result, known before drawing it. */
-function asciiLength(result: PathResult): number {
-  const { files, ranks } = result.board;
-  const layers = result.distance === null ? 0 : result.distance + 1;
-  return layers === 0 ? 0 : ranks * (layers * (2 * files - 1) + 3 * (layers - 1) + 1);
-}
-
-/** One picture: kept, drawn here when small, on the pool when large; its size charged to the output account. */
-function picture(
-  ctx: Context,
-  kind: 'ascii' | 'svg',
-  drawn: WeakMap<PathResult, string>,
-  result: PathResult,
-  draw: (r: PathResult) => string,
-) {
-  const kept = drawn.get(result);
-  if (kept !== undefined) return ctx.output.pass(kept, kept.length + 4);
-  // Draw nothing that could not be sent.
-  ctx.output.check(kind === 'ascii' ? asciiLength(result) : 0);
-  const drawing = lazyField(ctx, { result, field: kind }, () => {
-    const text = draw(result);
-    if (text.length <= MAX_KEPT_PICTURE) drawn.set(result, text);
-    return text;
-  });
-  return paced(
-    ctx,
-    drawing,
-    (p) => p.length,
-    (p) => ctx.output.pass(p, p.length + 4),
-  );
-}
-
-/** `Overlay` pictures, drawn from the result's layers on demand (engine time: budgeted). */
-export const overlay: OverlayResolvers = {
-  ascii: (result: PathResult, _args, ctx) => picture(ctx, 'ascii', asciiDrawn, result, renderAscii),
-  svg: (result: PathResult, _args, ctx, info) => {
-    const diagram = positionDiagramOf(ctx.positionDiagrams, info);
-    if (!diagram) return picture(ctx, 'svg', svgDrawn, result, renderSvg);
-    // A position's picture (its pieces, its attacked squares) is drawn for this answer alone:
-    // the result is shared with questions that have no position. Boards are within
-    // MAX_BOARD_SIDE, so it is drawn here, on the request's engine budget.
-    const svg = ctx.budget.run(() => renderPositionSvg(result, diagram));
-    return ctx.output.pass(svg, svg.length + 4);
-  },
-  // The same drawing as `ascii` (kept, budgeted and charged the same), cut into lines; each line
-  // costs its quotes and comma on top.
-  asciiLines: (result: PathResult, _args, ctx) => {
-    const lines = (text: string) => {
-      if (text === '') return [];
-      ctx.output.pass(null, 3 * result.board.ranks);
-      return text.split('\n');
-    };
-    const text = picture(ctx, 'ascii', asciiDrawn, result, renderAscii);
-    return text instanceof Promise ? text.then(lines) : lines(text);
-  },
-};
-
-/** The picture of a `Position.paths` answer: the position's pieces, and the squares it avoided. */
-function renderPositionSvg(result: PathResult, { position, from, avoidAttacked }: PositionDiagram): string {
-  const options: { position: typeof position; attacked?: number[] } = { position };
-  if (avoidAttacked) {
-    const index = parseSquare(from, position.board); // checked already by the question itself
-    const mover = position.pieces.find((p) => p.index === index);
-    if (mover) {
-      const words = attackedSquares(position, mover.color === 'WHITE' ? 'BLACK' : 'WHITE', mover.index);
-      const attacked: number[] = [];
-      for (let i = 0; i < position.board.files * position.board.ranks; i++) {
-        if ((words[i >>> 5] >>> (i & 31)) & 1) attacked.push(i);
-      }
-      options.attacked = attacked;
-    }
-  }
-  return renderDiagram(diagramSpecOf(result, options));
-}
-
-/** Notes the position of a question that gives a FEN, for its picture (a bad one draws none). */
-function noteFen(
-  ctx: Context,
-  info: GraphQLResolveInfo,
-  query: { fen?: string | null; board?: Board | null },
-  index?: number,
-) {
-  if (!query.fen) return;
-  try {
-    const position = ctx.budget.run(() =>
-      ctx.services.engine.parseFen(query.fen as string, ctx.services.engine.resolveBoard(query.board)),
-    );
-    notePositionDiagram(ctx.positionDiagrams, info, { position, from: '', avoidAttacked: false }, index);
-  } catch {
-    // The question itself reports what is wrong with its FEN.
-  }
+/** Notes the FEN of a question that gives one, for its picture (a bad one fails the question itself). */
+function noteFen(ctx: Context, info: GraphQLResolveInfo, query: { fen?: string | null }, index?: number) {
+  if (query.fen) notePositionDiagram(ctx.positionDiagrams, info, { fen: query.fen }, index);
 }

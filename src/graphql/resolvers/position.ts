@@ -28,15 +28,20 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
 
 /** `Position.paths`; the other fields are read straight from the engine's parsed position. */
 export const position: PositionResolvers = {
-  paths: (parsed, { from, to, avoidAttacked }, ctx, info) => {
+  paths: (parsed, { from, to, avoidAttacked, blocked }, ctx, info) => {
     let query: PathQuery;
     try {
       // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
       query = ctx.budget.run(() => ctx.services.engine.positionQuery(parsed, from, to, avoidAttacked ?? false));
+      if (blocked) query.blocked = [...(query.blocked ?? []), ...blocked];
     } catch (err) {
       rethrowUnder(err, []);
     }
-    notePositionDiagram(ctx.positionDiagrams, info, { position: parsed, from, avoidAttacked: avoidAttacked ?? false });
+    notePositionDiagram(
+      ctx.positionDiagrams,
+      info,
+      avoidAttacked ? { fen: parsed.fen, mover: from } : { fen: parsed.fen },
+    );
     return resolveResult(ctx, prepareQuestion(ctx, query, [], false));
   },
 };

@@ -13,6 +13,7 @@ import type { PathResult } from '../../engine/index.js';
 import type { EngineBudget } from '../engine-budget.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './dispatch.js';
 import { packedOf, problemWireOf } from './handles.js';
+import { type SvgOptions, svgOptionsKey } from './pictures.js';
 import type { LazyField } from './tasks.js';
 
 /** One lazy field of one result, with its estimated cost. */
@@ -21,6 +22,8 @@ export interface FieldRequest {
   field: LazyField;
   first?: number | null;
   after?: string | null;
+  /** How an `svg` field is drawn. */
+  svg?: SvgOptions;
   weight: number;
 }
 
@@ -51,6 +54,7 @@ function fieldDataLoader(work: WorkDispatcher): DataLoader<FieldRequest, unknown
         field: r.field,
         first: r.first,
         after: r.after,
+        svg: r.svg,
       }));
       return work.run(
         'field',
@@ -58,7 +62,10 @@ function fieldDataLoader(work: WorkDispatcher): DataLoader<FieldRequest, unknown
         requests.map((r) => r.weight),
       );
     },
-    { cacheKeyFn: (r) => `${r.result.key} ${r.field} ${r.first ?? ''} ${r.after ?? ''}` },
+    {
+      cacheKeyFn: (r) =>
+        `${r.result.key} ${r.field} ${r.first ?? ''} ${r.after ?? ''} ${r.svg ? svgOptionsKey(r.svg) : ''}`,
+    },
   );
 }
 

@@ -13,7 +13,7 @@
  * the time of each item is added to that account as it finishes.
  */
 
-import { renderAscii, renderSvg } from '../../engine/diagram.js';
+import { renderAscii } from '../../engine/diagram.js';
 import {
   type Board,
   decodeLayers,
@@ -30,6 +30,7 @@ import {
   solvePrepared,
   squareName,
 } from '../../engine/index.js';
+import { drawSvg, type SvgOptions } from './pictures.js';
 
 /** A page of paths as a worker sends it: `length` squares per path, back to back. */
 export interface PageWire {
@@ -87,6 +88,8 @@ export interface FieldItem {
   field: LazyField;
   first?: number | null;
   after?: string | null;
+  /** How an `svg` field is drawn. */
+  svg?: SvgOptions;
 }
 
 /** A stored row to decode and check against its problem. */
@@ -199,7 +202,7 @@ function fieldOf(item: FieldItem): unknown {
     case 'ascii':
       return renderAscii(result);
     case 'svg':
-      return renderSvg(result);
+      return drawSvg(result, item.svg);
     case 'layerBitboards':
       return result.layers.map((layer) => layer.bitboard);
   }
