@@ -22,6 +22,8 @@ export enum ErrorCode {
   NotFound = 'NOT_FOUND',
   /** An update of an analysis that changed since the version it expected. */
   Conflict = 'CONFLICT',
+  /** A save whose idempotency key was used, within its window, by a save of other input. */
+  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
   /** The request used its engine time (ENGINE_BUDGET_MS). */
   EngineBudgetExceeded = 'ENGINE_BUDGET_EXCEEDED',
   /** The answer would be over MAX_RESPONSE_BYTES. */

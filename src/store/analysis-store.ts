@@ -13,6 +13,12 @@
  * checked inside the transaction that writes, after the write (which takes the write lock), so a
  * save or update that would go over `maxAnalysesBytes` rolls back whole, and two concurrent saves
  * cannot both pass: the second sees the first one's bytes.
+ *
+ * A save may carry an idempotency key (`./idempotent-save.ts`): its record is written in the
+ * save's transaction, and a retry with the same key within the window answers the first save's
+ * analysis and token and stores nothing. The record is not counted in the byte budgets: it has a
+ * fixed size whatever the client sends (hashes, an id, a sealed token: about 300 bytes), and it
+ * expires with the window.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError } from '../engine/errors.js';
@@ -20,6 +26,15 @@ import type { PathQuery } from '../engine/types.js';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
 import type { Dialect } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import {
+  DEFAULT_IDEMPOTENCY_WINDOW_MS,
+  findFirstSave,
+  idempotentSaveKey,
+  isKeyTaken,
+  purgeExpired,
+  recordSave,
+} from './idempotent-save.js';
+import type { StoreLogger } from './migrate.js';
 import {
   type AnalysisPage,
   type AnalysisPatch,
@@ -29,6 +44,8 @@ import {
   DatabaseBusyError,
   ForbiddenError,
   NotFoundError,
+  type SavedAnalysis,
+  type SaveOptions,
 } from './types.js';
 
 interface AnalysisRow {
@@ -101,6 +118,9 @@ export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: str
 /** Attempts of an update that keeps meeting concurrent updates of the same analysis. */
 const MAX_UPDATE_ATTEMPTS = 20;
 
+/** Attempts of a save that lost the race for its idempotency key (the next one reads the winner's record). */
+const MAX_SAVE_ATTEMPTS = 3;
+
 /** Budgets of `PrismaAnalysisStore`, in bytes, and its database's dialect. */
 export interface AnalysisStoreOptions {
   /** The database's SQL dialect (default SQLite). */
@@ -109,6 +129,12 @@ export interface AnalysisStoreOptions {
   maxAnalysisBytes: number;
   /** Most stored bytes of all analyses together (0: no limit). */
   maxAnalysesBytes: number;
+  /** How long an idempotency key is kept, ms (default 24 h). */
+  idempotencyWindowMs?: number;
+  /** The clock of idempotency records (default the system's; tests move it past the window). */
+  clock?: () => Date;
+  /** Where a failed purge of expired idempotency records is reported (default: nowhere). */
+  logger?: StoreLogger;
 }
 
 /** Saved analyses (SQLite or PostgreSQL); see the file comment. */
@@ -116,20 +142,33 @@ export class PrismaAnalysisStore implements AnalysisStore {
   readonly #prisma: PrismaClient;
   readonly #budget: AnalysisBudget;
   readonly #dialect: Dialect;
+  readonly #windowMs: number;
+  readonly #clock: () => Date;
+  readonly #logger: StoreLogger | undefined;
 
   constructor(prisma: PrismaClient, options: AnalysisStoreOptions) {
     this.#prisma = prisma;
     this.#dialect = options.dialect ?? 'sqlite';
     this.#budget = new AnalysisBudget(options.maxAnalysisBytes, options.maxAnalysesBytes);
+    const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+    if (!Number.isSafeInteger(windowMs) || windowMs < 1) {
+      throw new RangeError(`idempotencyWindowMs must be a positive integer, got ${windowMs}`);
+    }
+    this.#windowMs = windowMs;
+    this.#clock = options.clock ?? (() => new Date());
+    this.#logger = options.logger;
   }
 
-  async save(input: {
-    title: string;
-    notes?: string | null;
-    fen?: string | null;
-    queries: PathQuery[];
-    resultKeys: string[];
-  }): Promise<{ analysis: AnalysisRecord; editToken: string }> {
+  async save(
+    input: {
+      title: string;
+      notes?: string | null;
+      fen?: string | null;
+      queries: PathQuery[];
+      resultKeys: string[];
+    },
+    options: SaveOptions = {},
+  ): Promise<SavedAnalysis> {
     checkLengths(input.queries, input.resultKeys);
     const fields = {
       title: input.title,
@@ -139,24 +178,47 @@ export class PrismaAnalysisStore implements AnalysisStore {
       resultKeys: JSON.stringify(input.resultKeys),
     };
     const bytes = analysisBytes(fields);
-    this.#budget.checkOne(bytes);
+    const key = options.idempotencyKey;
+    const idempotent =
+      key === undefined
+        ? undefined
+        : idempotentSaveKey(key, options.clientKey ?? key, { ...fields, queries: input.queries });
+    if (!idempotent) this.#budget.checkOne(bytes);
     const editToken = randomBytes(32).toString('base64url');
-    const now = new Date();
-    const row = await this.#prisma.$transaction(async (tx) => {
-      const created = await tx.analysis.create({
-        data: {
-          id: randomUUID(),
-          ...fields,
-          bytes,
-          editTokenHash: hashToken(editToken),
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
-      await this.#budget.checkTotal(tx, bytes, 0);
-      return created;
-    });
-    return { analysis: toRecord(row), editToken };
+    const id = randomUUID();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const saved = await this.#prisma.$transaction(async (tx) => {
+          const now = this.#clock();
+          if (idempotent) {
+            const first = await findFirstSave(tx, idempotent, now, this.#windowMs);
+            if (first) return { analysis: toRecord(first.row), editToken: first.editToken, replayed: true };
+            this.#budget.checkOne(bytes);
+          }
+          const created = await tx.analysis.create({
+            data: { id, ...fields, bytes, editTokenHash: hashToken(editToken), createdAt: now, updatedAt: now },
+          });
+          if (idempotent) await recordSave(tx, idempotent, id, editToken, now);
+          await this.#budget.checkTotal(tx, bytes, 0);
+          return { analysis: toRecord(created), editToken, replayed: false };
+        });
+        if (!saved.replayed) await this.#purge();
+        return saved;
+      } catch (error) {
+        // Another save with this key committed first: the next attempt answers its result.
+        if (idempotent && attempt < MAX_SAVE_ATTEMPTS && isKeyTaken(error)) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Deletes a few expired idempotency records; a failure leaves them for a later save. */
+  async #purge(): Promise<void> {
+    try {
+      await purgeExpired(this.#prisma, this.#clock(), this.#windowMs);
+    } catch (error) {
+      this.#logger?.warn({ err: error }, 'purging expired idempotency records failed; a later save tries again');
+    }
   }
 
   async get(id: string): Promise<AnalysisRecord | null> {

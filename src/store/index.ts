@@ -57,6 +57,8 @@ export interface StoreExtras {
    * second connection, and for tools.
    */
   lockingMode?: LockingMode;
+  /** The clock of idempotency records and their window (default the system's). For tests. */
+  idempotencyClock?: () => Date;
   /** Called with every SQL statement Prisma runs (e.g. to count queries). */
   onQuery?: (event: { query: string; params: string; duration: number }) => void;
   /**
@@ -167,6 +169,9 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     dialect,
     maxAnalysisBytes: options.maxAnalysisBytes,
     maxAnalysesBytes: options.maxAnalysesBytes,
+    idempotencyWindowMs: options.idempotencyWindowMs,
+    clock: extras.idempotencyClock,
+    logger,
   });
   try {
     await prisma.$connect();
@@ -185,7 +190,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     putMany: (results) => availability.write(() => cache.putMany(results)),
   };
   const guardedAnalyses: AnalysisStore = {
-    save: (input) => availability.write(() => analyses.save(input)),
+    save: (input, saveOptions) => availability.write(() => analyses.save(input, saveOptions)),
     get: (id) => availability.read(() => analyses.get(id)),
     list: (args) => availability.read(() => analyses.list(args)),
     update: (id, token, patch, expectedVersion) =>

@@ -79,16 +79,40 @@ export interface AnalysisPatch {
   resultKeys?: string[];
 }
 
+/** How a save is made idempotent: a retry with the same key answers the first save's result. */
+export interface SaveOptions {
+  /** The key (1 to 255 printable ASCII characters as a client gives it; any text the caller derives from one). */
+  idempotencyKey?: string;
+  /** The key as the client sent it, which errors name (default `idempotencyKey`). */
+  clientKey?: string;
+}
+
+/** What a save answers. */
+export interface SavedAnalysis {
+  analysis: AnalysisRecord;
+  editToken: string;
+  /** True when an earlier save with the same idempotency key is answered again (nothing new stored). */
+  replayed?: boolean;
+}
+
 /** Saved analyses; only the holder of the edit token may change or delete one. */
 export interface AnalysisStore {
-  /** Saves in one transaction; the edit token is returned here only and stored as a hash. */
-  save(input: {
-    title: string;
-    notes?: string | null;
-    fen?: string | null;
-    queries: PathQuery[];
-    resultKeys: string[];
-  }): Promise<{ analysis: AnalysisRecord; editToken: string }>;
+  /**
+   * Saves in one transaction; the edit token is returned here only and stored as a hash. With an
+   * idempotency key, a save with the same key within the window answers the first save's analysis
+   * (as it is now) and token, and stores nothing; `IdempotencyKeyReusedError` when that save's
+   * input differs, `IdempotentSaveGoneError` when its analysis was deleted since.
+   */
+  save(
+    input: {
+      title: string;
+      notes?: string | null;
+      fen?: string | null;
+      queries: PathQuery[];
+      resultKeys: string[];
+    },
+    options?: SaveOptions,
+  ): Promise<SavedAnalysis>;
   get(id: string): Promise<AnalysisRecord | null>;
   /** Newest first; `after` is an opaque cursor from a previous page (bad cursor: InputError). */
   list(args: { first: number; after?: string | null }): Promise<AnalysisPage>;
@@ -137,6 +161,8 @@ export interface StoreOptions {
   busyTimeoutMs?: number;
   /** After the database was found unavailable: writes fail at once, but one is tried again every `retryMs` (default 5000). */
   retryMs?: number;
+  /** How long a save's idempotency key is kept, ms (default 24 h): a retry within it is answered, not stored again. */
+  idempotencyWindowMs?: number;
 }
 
 /** A wrong or missing edit token. */
@@ -189,6 +215,46 @@ export class ConflictError extends ServiceError {
 
   override extensions(): Record<string, unknown> {
     return { expectedVersion: this.expectedVersion, currentVersion: this.currentVersion };
+  }
+}
+
+/** A save's idempotency key was used, within its window, by a save of other input; nothing was written. */
+export class IdempotencyKeyReusedError extends ServiceError {
+  override readonly name = 'IdempotencyKeyReusedError';
+  readonly code = ErrorCode.IdempotencyKeyReused;
+  constructor(
+    /** The key as the client sent it. */
+    readonly clientKey: string,
+  ) {
+    super(
+      `The idempotency key ${JSON.stringify(clientKey)} was used by a save of other input: a retry must send the same input, ` +
+        'and a new save needs a new key.',
+    );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { idempotencyKey: this.clientKey };
+  }
+}
+
+/** A retried save whose first save's analysis was deleted since: nothing was written. */
+export class IdempotentSaveGoneError extends ServiceError {
+  override readonly name = 'IdempotentSaveGoneError';
+  readonly code = ErrorCode.NotFound;
+  constructor(
+    /** The key as the client sent it. */
+    readonly clientKey: string,
+    /** The id of the deleted analysis. */
+    readonly analysisId: string,
+  ) {
+    super(
+      `The analysis saved with the idempotency key ${JSON.stringify(clientKey)} (id ${JSON.stringify(analysisId)}) was deleted since; ` +
+        'to save it again, use a new key.',
+    );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { idempotencyKey: this.clientKey, analysisId: this.analysisId };
   }
 }
 

@@ -115,7 +115,13 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
       `SELECT table_name AS name FROM information_schema.tables
        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['Analysis', 'CachedResult', 'StoreTotals', '_prisma_migrations']);
+    expect(tables.map((t) => t.name)).toEqual([
+      'Analysis',
+      'CachedResult',
+      'IdempotentSave',
+      'StoreTotals',
+      '_prisma_migrations',
+    ]);
     expect(await sql('SELECT * FROM "StoreTotals"')).toEqual([
       { id: 1, cacheRows: '0', cacheBytes: '0', analysisRows: '0', analysisBytes: '0' }, // BIGINT comes as text
     ]);

@@ -102,7 +102,7 @@ describe('migrate', () => {
         { name: 'applied_steps_count', type: 'INTEGER UNSIGNED', notnull: 1, dflt_value: '0', pk: 0 },
       ]);
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
-      expect(tables).toEqual(['Analysis', 'CachedResult', 'StoreTotals', '_prisma_migrations']);
+      expect(tables).toEqual(['Analysis', 'CachedResult', 'IdempotentSave', 'StoreTotals', '_prisma_migrations']);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     } finally {
       db.close();
