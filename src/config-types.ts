@@ -30,6 +30,7 @@ export interface Config {
   cacheMaxBytes: number;
   maxAnalysisBytes: number;
   analysesMaxBytes: number;
+  idempotencyWindowHours: number;
   /** 0: one fewer than the cores, at least one (resolved by the worker pool). */
   workerThreads: number;
   workQueue: number;

@@ -119,6 +119,12 @@ export const VARIABLES = {
         default: 268_435_456,
         doc: 'Most stored bytes of all saved analyses together; saves past it are refused the same way (delete analyses to make room). 0: no bound.',
       }),
+      IDEMPOTENCY_WINDOW_HOURS: sets({
+        key: 'idempotencyWindowHours',
+        kind: integer(1, 8760),
+        default: 24,
+        doc: "How long a save's idempotency key (SaveAnalysisInput.idempotencyKey or the Idempotency-Key header) is kept, hours: a retry with the same key within it answers the first save (its analysis and edit token) and stores nothing; past it the key makes a new save. Expired keys are purged a few at a time by later saves.",
+      }),
       RESULT_MEMO_SIZE: sets({
         key: 'resultMemoSize',
         kind: integer(0),

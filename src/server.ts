@@ -189,6 +189,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       maxCacheBytes: config.cacheMaxBytes,
       maxAnalysisBytes: config.maxAnalysisBytes,
       maxAnalysesBytes: config.analysesMaxBytes,
+      idempotencyWindowMs: config.idempotencyWindowHours * 3_600_000,
       busyTimeoutMs: config.databaseBusyTimeoutMs,
       retryMs: config.databaseRetryMs,
     }).then(

@@ -17,6 +17,7 @@ const EXPECTED_DEFAULTS: Config = {
   cacheMaxBytes: 268_435_456,
   maxAnalysisBytes: 1_048_576,
   analysesMaxBytes: 268_435_456,
+  idempotencyWindowHours: 24,
   workerThreads: 0,
   workQueue: 256,
   heavyRequests: 1,

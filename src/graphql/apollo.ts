@@ -23,6 +23,7 @@ import { HEAVY_WORK } from './cost.js';
 import { costPlugin } from './cost-plugin.js';
 import { createFormatError, refusal } from './errors.js';
 import { httpCachePlugins } from './http-cache.js';
+import { operationPlacePlugin } from './idempotency.js';
 import { armorConfig, tokenLimitPlugin, UnsupportedOperationError } from './operation-limits.js';
 import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin } from './rate-limit.js';
@@ -59,6 +60,8 @@ export function createApollo(options: {
     ...httpCachePlugins<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
+    // Each operation's place in a batch, which the Idempotency-Key header's keys are made of.
+    operationPlacePlugin(),
     rateLimitPlugin(rateLimiter),
     // The cost and the place at admission belong to the HTTP request: the operations of a batch
     // add up and share one place, given back once the answer is made (the gateway). Apollo runs

@@ -6,7 +6,8 @@
  * shares one DataLoader and identical questions are solved once; one loader of lazy fields for
  * the pool; its account of answer bytes (`response-budget.ts`); the results it solved, handed to the cache
  * writer once the response is out (`persistFresh`); the client's address for the mutation rate
- * limit; and whether its response may be replayed from the response cache.
+ * limit; whether its response may be replayed from the response cache; and what makes its saves
+ * idempotent (the `Idempotency-Key` header, the operation's place in a batch: `idempotency.ts`).
  */
 import type { PathResult } from '../engine/types.js';
 import { ErrorCode, ServiceError } from '../errors.js';
@@ -48,6 +49,8 @@ export interface Context {
   request: RequestScope;
   /** Positions of the `Position.paths` answers, for their pictures (`position-diagrams.ts`). */
   positionDiagrams: PositionDiagrams;
+  /** This operation's place in a batched request (0 outside one), for idempotency keys. */
+  operationIndex: number;
 }
 
 /** What belongs to the HTTP request rather than to one of its operations. */
@@ -56,6 +59,10 @@ export interface RequestScope {
   admitted?: Promise<void>;
   /** Gives back the request's place at admission, once it took one. */
   release?: () => void;
+  /** The request's `Idempotency-Key` header, as sent. */
+  idempotencyKey?: string;
+  /** The operations of a batched request (its JSON array body), which each operation's place is found in. */
+  batch?: readonly unknown[];
 }
 
 /** A context for one request from `clientAddress`. */
@@ -79,6 +86,7 @@ export function createContext(services: Services, clientAddress = 'unknown'): Co
     replay: newVerdict(),
     request: {},
     positionDiagrams: new WeakMap(),
+    operationIndex: 0,
   };
 }
 

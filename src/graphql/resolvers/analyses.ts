@@ -4,7 +4,8 @@
  * which also yields the result keys the store records). `Analysis.results` re-prepares the stored
  * queries and loads them through the request's shared loader, so they hit the same cache and batch
  * as every other path question of the request. A wrong edit token is the store's `ForbiddenError`
- * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND).
+ * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND). A save runs under the idempotency key
+ * of its input or of the request's header (`../idempotency.ts`), checked before anything else.
  */
 import { InputError, type InputPath } from '../../engine/errors.js';
 import type { PathQuery } from '../../engine/types.js';
@@ -12,6 +13,7 @@ import type { AnalysisPatch, Store } from '../../store/types.js';
 import type { Context } from '../context.js';
 import { UnavailableError } from '../errors.js';
 import type { AnalysisResolvers, MutationResolvers, QueryResolvers } from '../generated/resolvers.js';
+import { saveIdempotency } from '../idempotency.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
 import { allPrepared, loadQuestions, plainQuery, prepareQuestions, rethrowUnder } from '../questions.js';
 import { servedOther } from '../replay.js';
@@ -66,19 +68,23 @@ export const analysisQueries: Pick<QueryResolvers, 'analysis' | 'analyses'> = {
 
 /** `saveAnalysis`, `updateAnalysis` and `deleteAnalysis`. */
 export const analysisMutations: MutationResolvers = {
-  saveAnalysis: async (_root, { input }, ctx) => {
+  saveAnalysis: async (_root, { input }, ctx, info) => {
     const { limits } = ctx.services;
+    const idempotency = saveIdempotency(ctx, input.idempotencyKey, info);
     checkTitle(ctx, input.title, ['input', 'title']);
     checkText(input.notes, limits, ['input', 'notes']);
     checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
     const { queries, resultKeys } = await storedQueries(ctx, input.queries, ['input', 'queries']);
-    return requireStore(ctx).analyses.save({
-      title: input.title,
-      notes: input.notes ?? null,
-      fen: input.fen ?? null,
-      queries,
-      resultKeys,
-    });
+    return requireStore(ctx).analyses.save(
+      {
+        title: input.title,
+        notes: input.notes ?? null,
+        fen: input.fen ?? null,
+        queries,
+        resultKeys,
+      },
+      idempotency,
+    );
   },
   updateAnalysis: async (_root, { id, editToken, input, expectedVersion }, ctx) => {
     const { limits } = ctx.services;
