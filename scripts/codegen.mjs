@@ -39,6 +39,10 @@ const config = {
     Analysis: '../../store/types.js#AnalysisRecord as AnalysisModel',
     AnalysisConnection: '../models.js#AnalysisConnectionModel',
     SavedAnalysis: '../models.js#SavedAnalysisModel',
+    Game: '../../engine/game.js#Game as GameModel',
+    Ply: '../../engine/game.js#GamePly as PlyModel',
+    Journey: '../models.js#JourneyModel',
+    GameTag: '../../engine/pgn.js#PgnTag as GameTagModel',
   },
   scalars: {
     Square: 'string',

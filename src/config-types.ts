@@ -17,6 +17,10 @@ export interface Limits {
   maxDirectives: number;
   maxBodyBytes: number;
   maxTextLength: number;
+  /** Largest PGN text, bytes. */
+  maxPgnBytes: number;
+  /** Most half-moves of a game. */
+  maxPlies: number;
   engineBudgetMs: number;
   maxResponseBytes: number;
 }

@@ -262,6 +262,18 @@ export const VARIABLES = {
       default: 10_000,
       doc: 'Longest analysis title or notes, characters.',
     }),
+    MAX_PGN_BYTES: sets({
+      key: 'limits.maxPgnBytes',
+      kind: integer(1),
+      default: 262_144,
+      doc: 'Largest PGN text of `game(pgn:)` and of a saved analysis, bytes of UTF-8; a longer one is refused before it is read.',
+    }),
+    MAX_PLIES: sets({
+      key: 'limits.maxPlies',
+      kind: integer(1),
+      default: 1000,
+      doc: 'Most half-moves of one game; a longer game is refused before any move is played.',
+    }),
     ENGINE_BUDGET_MS: sets({
       key: 'limits.engineBudgetMs',
       kind: integer(0),

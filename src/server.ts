@@ -20,6 +20,7 @@ import { CacheWriter } from './graphql/cache-writer.js';
 import { defaultEngine, type EngineApi } from './graphql/engine-api.js';
 import { EngineBudget } from './graphql/engine-budget.js';
 import { isRequestError } from './graphql/errors.js';
+import { GameCache } from './graphql/game-cache.js';
 import { GraphqlGateway } from './graphql/gateway.js';
 import { HotResults } from './graphql/hot-results.js';
 import { PreparedQueries } from './graphql/prepared-queries.js';
@@ -126,6 +127,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     engine: deps.engine ?? defaultEngine,
     pool,
     inFlight: new Set(),
+    games: new GameCache(),
     store: () => store,
     limits: config.limits,
     metrics,

@@ -51,6 +51,8 @@ const EXPECTED_DEFAULTS: Config = {
     maxDirectives: 50,
     maxBodyBytes: 1_048_576,
     maxTextLength: 10_000,
+    maxPgnBytes: 262_144,
+    maxPlies: 1000,
     engineBudgetMs: 2000,
     maxResponseBytes: 16_777_216,
   },
@@ -81,6 +83,8 @@ describe('loadConfig', () => {
       maxDirectives: 'MAX_DIRECTIVES',
       maxBodyBytes: 'MAX_BODY_BYTES',
       maxTextLength: 'MAX_TEXT_LENGTH',
+      maxPgnBytes: 'MAX_PGN_BYTES',
+      maxPlies: 'MAX_PLIES',
       engineBudgetMs: 'ENGINE_BUDGET_MS',
       maxResponseBytes: 'MAX_RESPONSE_BYTES',
     });

@@ -16,6 +16,7 @@ export {
 export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
 export { formatInputPath, InputError, type InputPath } from './errors.js';
 export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
+export { type Game, type GameJourney, type GamePly, journeyRoute, playGame, readGame } from './game.js';
 export {
   checkPacked,
   decodeLayers,
@@ -26,6 +27,7 @@ export {
   packLayers,
 } from './packed.js';
 export { encodePathCursor } from './paths.js';
+export { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
 export { Solution } from './solution.js';

@@ -49,6 +49,7 @@ import type {
 } from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../config.js';
+import { PLY_WEIGHT } from './game-cache.js';
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
 export const OBJECT_COST = 2;
@@ -108,6 +109,8 @@ interface Scope {
   count: number;
   squares: number;
   board: number;
+  /** Half-moves of the enclosing game (an estimate from its text, at most MAX_PLIES). */
+  plies: number;
 }
 
 /** A selection's cost, work, and work units per question (those only count beneath a path result). */
@@ -154,6 +157,7 @@ export function operationCost(args: OperationCostArgs): OperationCost {
     count: limits.maxBatchSize,
     squares: limits.maxBatchSize * unknown,
     board: DEFAULT_BOARD_SQUARES,
+    plies: limits.maxPlies,
   };
   const { cost, work } = selections(
     operation.selectionSet,
@@ -193,7 +197,7 @@ function selection(node: SelectionNode, parent: SchemaType | undefined, scope: S
   const name = node.name.value;
   const fragment = walk.fragments.get(name);
   if (!fragment || walk.active.has(name)) return { cost: SCALAR_COST, work: 0, units: 0 };
-  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}`;
+  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}`;
   let t = walk.memo.get(key);
   if (!t) {
     walk.active.add(name);
@@ -241,6 +245,25 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       squares = scope.board;
       if (argument(node, 'avoidAttacked', walk) === true) extraUnits = 1;
       break;
+    case 'Query.game': {
+      // Reading the game: its half-moves played, then positions of 8 x 8 below it.
+      const plies = pliesIn(argument(node, 'pgn', walk), limits);
+      prepared = plies * PLY_WEIGHT;
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies };
+      break;
+    }
+    case 'Analysis.game':
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies: limits.maxPlies };
+      break;
+    case 'Game.plies':
+      m = Math.max(scope.plies, 1);
+      break;
+    case 'Game.journeys':
+      m = MAX_PIECES;
+      break;
+    case 'Journey.route':
+      squares = DEFAULT_BOARD_SQUARES;
+      break;
     case 'Mutation.saveAnalysis':
     case 'Mutation.updateAnalysis': {
       const input = argument(node, 'input', walk);
@@ -276,6 +299,20 @@ function pageSize(node: FieldNode, args: readonly { name: string; defaultValue: 
   if (value == null) value = args.find((a) => a.name === name)?.defaultValue;
   if (typeof value !== 'number' || !Number.isFinite(value)) return 1;
   return Math.min(Math.max(Math.trunc(value), 1), walk.limits.maxPageSize);
+}
+
+/** Pieces a start position can hold: one a square. */
+const MAX_PIECES = 64;
+
+/** A move of a PGN's movetext, roughly: every token that could be one counts (comments too). */
+const MOVE_LIKE = /(?:^|[\s.)])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]|[O0]-[O0])/g;
+
+/** Half-moves a PGN text may hold: its move-like tokens, at most MAX_PLIES (all of them when it is unknown). */
+function pliesIn(pgn: unknown, limits: Limits): number {
+  if (typeof pgn !== 'string' || pgn.length > limits.maxPgnBytes) return limits.maxPlies;
+  let count = 0;
+  for (const _ of pgn.matchAll(MOVE_LIKE)) if (++count >= limits.maxPlies) break;
+  return count;
 }
 
 /** An argument's value with the variables in place (undefined when absent). */

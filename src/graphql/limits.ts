@@ -69,6 +69,27 @@ export function checkFen(fen: string | null | undefined, limits: Limits, path: I
   }
 }
 
+/** Throws when a PGN text is over `maxPgnBytes` (bytes of UTF-8). */
+export function checkPgn(pgn: string, limits: Limits, path: InputPath): void {
+  // Characters bound bytes from below: only a text near the limit is measured exactly.
+  if (pgn.length * 3 <= limits.maxPgnBytes) return;
+  const bytes = Buffer.byteLength(pgn);
+  if (bytes > limits.maxPgnBytes) {
+    throw new LimitError(
+      path,
+      'maxPgnBytes',
+      limits.maxPgnBytes,
+      `a text of ${bytes} bytes`,
+      `${limits.maxPgnBytes} bytes`,
+    );
+  }
+}
+
+/** Throws when a game has more than `maxPlies` half-moves (counted before any is played). */
+export function checkPlies(plies: number, limits: Limits, path: InputPath): void {
+  if (plies > limits.maxPlies) throw new LimitError(path, 'maxPlies', limits.maxPlies, `a game of ${plies} half-moves`);
+}
+
 /** Checks one path query's board and FEN before the engine sees it. */
 export function checkQuery(query: PathQuery, limits: Limits, path: InputPath): void {
   checkBoard(query.board, limits, [...path, 'board']);

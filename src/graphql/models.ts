@@ -3,6 +3,7 @@
  * their own. Codegen maps the schema's types to these (see scripts/codegen.mjs), so the generated
  * `Resolvers` type checks every resolver against what it really returns.
  */
+import type { Game, GameJourney } from '../engine/game.js';
 import type { AnalysisRecord } from '../store/types.js';
 
 /** One page of analyses, newest first. */
@@ -16,4 +17,10 @@ export interface AnalysisConnectionModel {
 export interface SavedAnalysisModel {
   analysis: AnalysisRecord;
   editToken: string;
+}
+
+/** A piece's journey, with the game it belongs to (its routes are asked on that game's positions). */
+export interface JourneyModel {
+  journey: GameJourney;
+  game: Game;
 }

@@ -9,6 +9,7 @@ import type { Store } from '../store/types.js';
 import type { CacheWriter } from './cache-writer.js';
 import type { EngineApi } from './engine-api.js';
 import type { EngineBudget } from './engine-budget.js';
+import type { GameCache } from './game-cache.js';
 import type { HotResults } from './hot-results.js';
 import type { PreparedQueries } from './prepared-queries.js';
 import type { EnginePool } from './work/pool.js';
@@ -29,6 +30,8 @@ export interface Services {
   preparedQueries: PreparedQueries;
   /** Writes fresh results to the cache in the background, coalesced. */
   cacheWriter: CacheWriter;
+  /** Games read from PGN, by text. */
+  games: GameCache;
   /** The engine accounts of the requests in flight (shutdown cancels their work). */
   inFlight: Set<EngineBudget>;
 }

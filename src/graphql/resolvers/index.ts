@@ -6,6 +6,7 @@
 import type { Resolvers } from '../generated/resolvers.js';
 import { scalarResolvers } from '../scalars.js';
 import { analysis, analysisMutations, analysisQueries } from './analyses.js';
+import { game, gameQueries, journey, ply } from './games.js';
 import { overlay } from './overlay.js';
 import { path, pathEdge, pathQueries, pathResult, squareSet } from './paths.js';
 import { position, positionQueries } from './position.js';
@@ -13,7 +14,7 @@ import { position, positionQueries } from './position.js';
 /** Every resolver of the schema. */
 export const resolvers: Resolvers = {
   ...scalarResolvers,
-  Query: { ...pathQueries, ...positionQueries, ...analysisQueries },
+  Query: { ...pathQueries, ...positionQueries, ...gameQueries, ...analysisQueries },
   Mutation: analysisMutations,
   PathResult: pathResult,
   SquareSet: squareSet,
@@ -22,4 +23,7 @@ export const resolvers: Resolvers = {
   Overlay: overlay,
   Position: position,
   Analysis: analysis,
+  Game: game,
+  Ply: ply,
+  Journey: journey,
 };

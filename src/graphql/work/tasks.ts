@@ -14,6 +14,7 @@
  */
 
 import { renderAscii } from '../../engine/diagram.js';
+import { playGame } from '../../engine/game.js';
 import {
   type Board,
   decodeLayers,
@@ -30,6 +31,7 @@ import {
   solvePrepared,
   squareName,
 } from '../../engine/index.js';
+import type { PgnText } from '../../engine/pgn.js';
 import { drawSvg, type SvgOptions } from './pictures.js';
 
 /** A page of paths as a worker sends it: `length` squares per path, back to back. */
@@ -113,7 +115,8 @@ export type Task =
   | { kind: 'solve'; budget?: BudgetCell; items: ProblemWire[] }
   | { kind: 'decode'; budget?: BudgetCell; items: DecodeItem[] }
   | { kind: 'encode'; budget?: BudgetCell; items: PackedLayers[] }
-  | { kind: 'field'; budget?: BudgetCell; items: FieldItem[] };
+  | { kind: 'field'; budget?: BudgetCell; items: FieldItem[] }
+  | { kind: 'game'; budget?: BudgetCell; items: PgnText[] };
 
 /** An item that failed: a user's input error (a bad cursor) or anything else. */
 export interface ItemError {
@@ -168,7 +171,10 @@ export function isItemError(value: unknown): value is ItemError {
 /** The error an `ItemError` describes (an `InputError` again for a user's input). */
 export function errorOf(item: ItemError): Error {
   const { message, input } = item.error;
-  return input ? new InputError(input.path, input.value, input.reason) : new Error(message);
+  if (!input) return new Error(message);
+  const error = new InputError(input.path, input.value, input.reason);
+  error.message = message; // as worded where it was made (a game's error names the move, not a value)
+  return error;
 }
 
 function solveOne(wire: ProblemWire): PackedLayers {
@@ -219,6 +225,8 @@ function runItem(task: Task, index: number): unknown {
       return encodeLayers(task.items[index]);
     case 'field':
       return fieldOf(task.items[index]);
+    case 'game':
+      return playGame(task.items[index]);
   }
 }
 
