@@ -36,14 +36,36 @@ All shortest paths of chess pieces (Westcott's bitboard flood fill).
 
 Commands:
   solve    answer one path question and print it (text or --json)
+  game     read a PGN game: its moves and where each piece went, with its detours
   serve    start the GraphQL server, configured from the environment
 
 Options:
   -h, --help       show this help (also: chess-paths <command> --help)
   -v, --version    print the version
 
-Example:
+Examples:
   chess-paths solve --piece king --from e4 --to a1,h8
+  chess-paths game game.pgn
+`;
+
+/** `chess-paths game --help`. */
+export const GAME_HELP = `Usage: chess-paths game FILE [--json]
+
+Reads one game in PGN from FILE (or standard input with -) and prints its moves, then the
+journey of every piece of the start position: the squares it stood on, when it was captured or
+promoted, and its detours, the stretches of its moves that took more moves than the shortest
+path on the board as it stood before the first of them. Comments, variations and annotations
+are read and skipped; a move that is not legal is refused with its number and side (3... Nf6).
+
+Options:
+  --json       print JSON with the GraphQL API's Game fields, each journey with its detours
+  -h, --help   show this help
+
+Exit status: 0 read, 1 a file or game that cannot be read (the message says what and where) or
+output that could not be written, 2 command line not understood.
+
+Example:
+  chess-paths game - < game.pgn
 `;
 
 /** `chess-paths solve --help`. */

@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { InputError } from '../engine/index.js';
-import { MAIN_HELP, SERVE_HELP, SOLVE_HELP, USAGE_EXIT, UsageError, version } from './help.js';
+import { gameCommand, parseGameArgs } from './game.js';
+import { GAME_HELP, MAIN_HELP, SERVE_HELP, SOLVE_HELP, USAGE_EXIT, UsageError, version } from './help.js';
 import { parseSolveArgs, solveCommand } from './solve.js';
 
 /** Where the command writes; the process's streams unless a test passes its own. */
@@ -21,7 +22,7 @@ const processOutput: Output = {
   err: (text) => void process.stderr.write(text),
 };
 
-const HELP: Record<string, string> = { solve: SOLVE_HELP, serve: SERVE_HELP };
+const HELP: Record<string, string> = { solve: SOLVE_HELP, game: GAME_HELP, serve: SERVE_HELP };
 
 /** True when `-h` or `--help` comes before a `--` that ends the options. */
 function asksHelp(args: string[]): boolean {
@@ -67,14 +68,14 @@ async function dispatch(args: string[], io: Output): Promise<number | undefined>
     io.out(`${version()}\n`);
     return 0;
   }
-  if (command === 'solve' || command === 'serve') {
+  if (command === 'solve' || command === 'game' || command === 'serve') {
     if (asksHelp(rest)) {
       io.out(HELP[command]);
       return 0;
     }
     try {
       if (command === 'serve') return await serve(rest);
-      io.out(solveCommand(parseSolveArgs(rest)));
+      io.out(command === 'game' ? gameCommand(parseGameArgs(rest)) : solveCommand(parseSolveArgs(rest)));
       return 0;
     } catch (err) {
       throw usageFromParse(err, command);
