@@ -94,6 +94,8 @@ export interface RateLimiterOptions {
    */
   retryMs?: number;
   logger?: RateLimitLogger;
+  /** The clock of the DATABASE_RETRY_MS pause, ms (default `performance.now`; tests move their own). */
+  now?: () => number;
 }
 
 const silent: RateLimitLogger = { info() {}, warn() {}, error() {} };
@@ -123,11 +125,12 @@ export class RateLimiter {
 
   readonly #logger: RateLimitLogger;
   readonly #retryMs: number;
+  readonly #now: () => number;
   /** This process's counts: the limiter itself in memory, the insurance with PostgreSQL. */
   readonly #local: RateLimiterMemory | undefined;
   #shared: RateLimiterPostgres | undefined;
   #pool: pg.Pool | undefined;
-  /** Queries go straight to the insurance until then (performance.now()). */
+  /** Queries go straight to the insurance until then (on `#now`). */
   #pausedUntil = 0;
   #failing = false;
   #retryTimer: NodeJS.Timeout | undefined;
@@ -139,6 +142,7 @@ export class RateLimiter {
     this.windowMs = options.windowMs;
     this.#logger = options.logger ?? silent;
     this.#retryMs = options.retryMs ?? 5000;
+    this.#now = options.now ?? (() => performance.now());
     if (this.limit <= 0) {
       this.store = 'off';
       this.ready = Promise.resolve();
@@ -278,7 +282,7 @@ export class RateLimiter {
   async #query(query: pg.QueryConfig): Promise<pg.QueryResult> {
     const pool = this.#pool;
     if (!pool) throw new Error('the rate limiter is closed');
-    if (performance.now() < this.#pausedUntil) throw new Error('PostgreSQL was unavailable a moment ago');
+    if (this.#now() < this.#pausedUntil) throw new Error('PostgreSQL was unavailable a moment ago');
     try {
       const result = await pool.query(query);
       if (this.#failing) {
@@ -291,7 +295,7 @@ export class RateLimiter {
       // of the database's availability.
       const code = err instanceof pg.DatabaseError ? (err.code ?? '') : '';
       if (!/^(23|42)/.test(code)) {
-        this.#pausedUntil = performance.now() + this.#retryMs;
+        this.#pausedUntil = this.#now() + this.#retryMs;
         if (!this.#failing) {
           this.#failing = true;
           this.#logger.warn(

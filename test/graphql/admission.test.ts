@@ -7,10 +7,13 @@
  *
  * The heavy request: 300 distinct 64 x 64 king mazes (distance up to ~2,000), solved on the
  * worker pool with no engine budget, with the memo and the response cache off so every request
- * really solves; it takes hundreds of milliseconds.
+ * really solves; it takes hundreds of milliseconds. The tests watch the server's gate (its class)
+ * and hold a place it gave until they let it go, so what a request finds at the gate never
+ * depends on how fast the heavy one runs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { squareName } from '../../src/engine/index.js';
+import { Admission } from '../../src/graphql/admission.js';
 import { HEAVY_WORK } from '../../src/graphql/cost.js';
 import { mazeQuery } from '../support/maze.js';
 import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
@@ -34,13 +37,12 @@ interface Reply {
   status: number;
   retryAfter: string | null;
   body: { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] };
-  /** Milliseconds from `t0` to the end of the response. */
+  /** When the response ended (performance.now()). */
   at: number;
   /** Milliseconds the request took. */
   ms: number;
 }
 
-let t0 = 0;
 const finished: string[] = [];
 
 /** POSTs a GraphQL request, keeping the status, the Retry-After header and when it ended. */
@@ -64,7 +66,7 @@ async function post(
     status: res.status,
     retryAfter: res.headers.get('retry-after'),
     body,
-    at: end - t0,
+    at: end,
     ms: end - started,
   };
 }
@@ -86,6 +88,49 @@ function expectOverloaded(reply: Reply, why: RegExp): void {
   expect(JSON.stringify(reply.body)).not.toMatch(/stacktrace/);
 }
 
+/**
+ * Watches the server's admission gate (through its class, so the server's own instance): what it
+ * decided, in order (`at once`/`after waiting`: a place given; `refused`; `released`: the server
+ * gave a place back), and a hold: while held, places the server gives back stay taken until
+ * `letGo()`, so a heavy request keeps its place as long as the test needs, however fast it ran.
+ */
+function watchAdmission() {
+  const events: string[] = [];
+  const kept: (() => void)[] = [];
+  let holding = false;
+  const acquire = Admission.prototype.acquire;
+  vi.spyOn(Admission.prototype, 'acquire').mockImplementation(async function (this: Admission) {
+    const waits = this.inFlight > 0; // HEAVY_REQUESTS is 1 in every server here
+    let release: () => void;
+    try {
+      release = await acquire.call(this);
+    } catch (err) {
+      events.push('refused');
+      throw err;
+    }
+    events.push(waits ? 'after waiting' : 'at once');
+    return () => {
+      events.push('released');
+      if (holding) kept.push(release);
+      else release();
+    };
+  });
+  return {
+    events,
+    hold() {
+      holding = true;
+    },
+    letGo() {
+      holding = false;
+      for (const release of kept.splice(0)) release();
+    },
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 const BASE = { ENGINE_BUDGET_MS: '0', HEAVY_REQUESTS: '1', RESULT_MEMO_SIZE: '0', RESPONSE_CACHE_SIZE: '0' };
 
 describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () => {
@@ -101,14 +146,23 @@ describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () =
     // Check the premise: 300 maze questions are heavy, 500 small ones are not.
     expect(300 * 64 * 64).toBeGreaterThan(HEAVY_WORK);
     expect(500 * 64).toBeLessThanOrEqual(HEAVY_WORK);
-    finished.length = 0;
-    t0 = performance.now();
-    const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
-    const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
-    const refused = await Promise.race([a, b]);
+    const gate = watchAdmission();
+    gate.hold(); // the answered one keeps its place until the light requests below are done
+    const solves = await t.metric('chess_paths_engine_solves_total');
+    const [a, b] = await Promise.all([
+      post(t, 'heavy a', BATCH, { q: mazes(300, 0) }),
+      post(t, 'heavy b', BATCH, { q: mazes(300, 500) }),
+    ]);
+    const [refused, answered] = a.status === 503 ? [a, b] : [b, a];
     expectOverloaded(refused, /queue is full/);
+    expectAnswered(answered, 300);
+    expect(answered.body.data.shortestPathsBatch.every((r: { distance: number }) => r.distance > 500)).toBe(true);
+    // Refused before any of it ran: only the answered one's 300 questions were solved.
+    expect((await t.metric('chess_paths_engine_solves_total')) - solves).toBe(300);
+    // (The refusal and the answer's release may come in either order: the place is held anyway.)
+    await vi.waitFor(() => expect([...gate.events].sort()).toEqual(['at once', 'refused', 'released']));
 
-    // The other one holds the place; meanwhile light requests are answered at once.
+    // The place is still taken; light requests never ask for it and are answered.
     const typename = await post(t, 'typename', '{ __typename }');
     expect(typename.status).toBe(200);
     expect(typename.body).toEqual({ data: { __typename: 'Query' } });
@@ -118,30 +172,30 @@ describe('one heavy place, no queue (HEAVY_REQUESTS=1, ADMISSION_QUEUE=0)', () =
     const many = await post(t, '500 small', BATCH, { q: small(500) });
     expectAnswered(many, 500);
     // Sixteen 64 x 64 questions are exactly HEAVY_WORK: light. Seventeen are heavy, and refused.
-    const sixteen = post(t, '16 large', BATCH, { q: mazes(16, 1000) });
-    const seventeen = await post(t, '17 large', BATCH, { q: mazes(17, 1100) });
+    const [sixteen, seventeen] = await Promise.all([
+      post(t, '16 large', BATCH, { q: mazes(16, 1000) }),
+      post(t, '17 large', BATCH, { q: mazes(17, 1100) }),
+    ]);
     expectOverloaded(seventeen, /queue is full/);
-    expectAnswered(await sixteen, 16);
-
-    const answered = refused === (await a) ? await b : await a;
-    expectAnswered(answered, 300);
-    expect(answered.body.data.shortestPathsBatch.every((r: { distance: number }) => r.distance > 500)).toBe(true);
-    // The heavy one really was long, and everything light ended before it.
-    expect(answered.ms).toBeGreaterThan(150);
-    expect(finished.at(-1)).toBe(answered.label);
-    expect(refused.ms).toBeLessThan(answered.ms);
-    expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBeGreaterThanOrEqual(2);
+    expectAnswered(sixteen, 16);
+    expect(gate.events.slice(3)).toEqual(['refused']);
+    expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBe(2);
 
     // The place is given back: a heavy request now is answered.
+    gate.letGo();
     expectAnswered(await post(t, 'heavy c', BATCH, { q: mazes(300, 200) }), 300);
+    await vi.waitFor(() => expect(gate.events.slice(4)).toEqual(['at once', 'released']));
   });
 
   it('counts each refused request once in chess_paths_graphql_errors_total', async () => {
+    const gate = watchAdmission();
+    gate.hold(); // the first keeps its place until both are answered
     const before = await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' });
     const replies = await Promise.all([
       post(t, 'heavy x', BATCH, { q: mazes(300, 0) }),
       post(t, 'heavy y', BATCH, { q: mazes(300, 300) }),
     ]);
+    gate.letGo();
     const refusals = replies.filter((r) => r.status === 503).length;
     expect(refusals).toBe(1);
     expect(await t.metric('chess_paths_graphql_errors_total', { code: 'OVERLOADED' })).toBe(before + refusals);
@@ -153,7 +207,8 @@ describe('one heavy place and one waiting place (ADMISSION_QUEUE=1)', () => {
   beforeAll(async () => {
     t = await startTestServer({
       database: false,
-      env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '5000' },
+      // The waiting request may wait as long as the test holds the place: no timeout here.
+      env: { ...BASE, ADMISSION_QUEUE: '1', ADMISSION_TIMEOUT_MS: '600000' },
     });
   });
   afterAll(async () => {
@@ -161,34 +216,38 @@ describe('one heavy place and one waiting place (ADMISSION_QUEUE=1)', () => {
   });
 
   it('the second heavy request waits and is answered after the first; a third is refused; light ones never wait', async () => {
-    // Warm up the worker and the engine, so the timings below are the requests' own.
-    expectAnswered(await post(t, 'warm', BATCH, { q: mazes(100, 1100) }), 100);
     finished.length = 0;
-    t0 = performance.now();
+    const gate = watchAdmission();
+    gate.hold(); // the first keeps its place until the test lets it go
     const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
     const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
     const c = post(t, 'heavy c', BATCH, { q: mazes(300, 900) });
     // One runs, one waits, the third finds the queue full.
     const refused = await Promise.race([a, b, c]);
     expectOverloaded(refused, /queue is full/);
-    // Light requests are answered while one heavy request runs and another waits.
+    // The first is answered; its place is still held, so the second still waits.
+    await vi.waitFor(() => expect([...gate.events].sort()).toEqual(['at once', 'refused', 'released']), {
+      timeout: 30_000,
+    });
+    // Light requests are answered while one heavy request holds the place and another waits.
     const seed = await post(t, 'seed', SEED);
     expect(seed.status).toBe(200);
     expect(seed.body.data.shortestPaths.distance).toBe(4);
     const typename = await post(t, 'typename', '{ __typename }');
     expect(typename.status).toBe(200);
+    expect(gate.events).toHaveLength(3);
 
+    gate.letGo();
     const [ra, rb, rc] = await Promise.all([a, b, c]);
     const answered = [ra, rb, rc].filter((r) => r !== refused).sort((x, y) => x.at - y.at);
     answered.forEach((r) => {
       expectAnswered(r, 300);
     });
-    const [first, second] = answered;
-    console.log(`first heavy ended at ${first.at.toFixed(0)} ms, the one that waited at ${second.at.toFixed(0)} ms`);
-    // Run one after the other, not side by side (side by side on the one worker both would end late).
-    expect(first.at).toBeLessThan(second.at * 0.8);
-    expect(finished.indexOf('seed')).toBeLessThan(finished.indexOf(first.label));
-    expect(finished.indexOf('typename')).toBeLessThan(finished.indexOf(first.label));
+    // One after the other: the second got the place only once the first gave it back.
+    await vi.waitFor(() => expect(gate.events.slice(3)).toEqual(['after waiting', 'released']));
+    const second = answered[1];
+    expect(finished.indexOf('seed')).toBeLessThan(finished.indexOf(second.label));
+    expect(finished.indexOf('typename')).toBeLessThan(finished.indexOf(second.label));
   });
 });
 
@@ -202,7 +261,8 @@ describe('a short admission timeout (ADMISSION_QUEUE=1, ADMISSION_TIMEOUT_MS=60)
   });
 
   it('the waiting request is refused with 503 once the wait runs out, and the queue place is free again', async () => {
-    t0 = performance.now();
+    const gate = watchAdmission();
+    gate.hold(); // the answered one keeps its place: the waiting ones can only time out
     const a = post(t, 'heavy a', BATCH, { q: mazes(300, 0) });
     const b = post(t, 'heavy b', BATCH, { q: mazes(300, 500) });
     const refused = await Promise.race([a, b]);
@@ -210,12 +270,14 @@ describe('a short admission timeout (ADMISSION_QUEUE=1, ADMISSION_TIMEOUT_MS=60)
     expect(refused.ms).toBeGreaterThanOrEqual(60);
     // The timed-out request left the queue: the next one may wait (and times out in turn).
     const again = await post(t, 'heavy d', BATCH, { q: mazes(100, 1100) });
+    expectOverloaded(again, /within 60 ms/);
+    expect(again.ms).toBeGreaterThanOrEqual(60);
     const answered = refused === (await a) ? await b : await a;
     expectAnswered(answered, 300);
-    if (again.at < answered.at) expectOverloaded(again, /within 60 ms/);
-    else expectAnswered(again, 100);
     // Once the place is free, a heavy request passes.
+    gate.letGo();
     expectAnswered(await post(t, 'heavy e', BATCH, { q: mazes(200, 900) }), 200);
+    expect(gate.events.filter((e) => e === 'refused')).toHaveLength(2);
   });
 });
 
@@ -238,16 +300,19 @@ describe('a client that never reads its answer (HEAVY_REQUESTS=1, ADMISSION_QUEU
     const body = JSON.stringify({ query, variables: { q: mazes(300, 300) } });
     const { connect } = await import('node:net');
     const url = new URL(t.url);
+    const gate = watchAdmission();
     const socket = connect(Number(url.port), url.hostname);
     socket.pause();
     socket.write(
       `POST /graphql HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
     try {
-      // Let the stalled request take the place and make its answer.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The stalled request takes the place, makes its answer, and gives the place back.
+      await vi.waitFor(() => expect(gate.events).toEqual(['at once', 'released']), { timeout: 30_000, interval: 20 });
       const next = await post(t, 'heavy after a stalled one', BATCH, { q: mazes(200, 700) });
       expectAnswered(next, 200);
+      // It found the place free: no wait behind the unread answer.
+      await vi.waitFor(() => expect(gate.events).toEqual(['at once', 'released', 'at once', 'released']));
     } finally {
       socket.destroy();
     }

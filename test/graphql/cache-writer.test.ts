@@ -20,24 +20,43 @@ const result = (to: string): PathResult => {
   return solved;
 };
 
-function storeDouble(fail = false) {
+/**
+ * A store whose writes record the targets they hold (and how many run at once). `writing`
+ * resolves once a write has begun; with `hold`, writes do not end before `finish()`.
+ */
+function storeDouble(fail = false, hold = false) {
   const writes: string[][] = [];
+  let begun: () => void = () => {};
+  const writing = new Promise<void>((resolve) => {
+    begun = resolve;
+  });
+  let finish: () => void = () => {};
+  const finished = hold
+    ? new Promise<void>((resolve) => {
+        finish = resolve;
+      })
+    : Promise.resolve();
+  /** Writes running now, and the most at once. */
+  const running = { now: 0, most: 0 };
   const store = {
     cache: {
       getMany: async () => [],
       async putMany(rows: readonly StoredResult[]) {
-        await new Promise((r) => setTimeout(r, 20));
+        running.most = Math.max(running.most, ++running.now);
+        begun();
+        await finished;
+        running.now--;
         if (fail) throw new Error('disk full');
         writes.push(rows.map((row) => names.get(row.key) as string));
       },
     },
   } as unknown as Store;
-  return { store, writes };
+  return { store, writes, writing, finish, running };
 }
 
 describe('CacheWriter', () => {
   it('writes one batch at a time and coalesces what arrives meanwhile', async () => {
-    const { store, writes } = storeDouble();
+    const { store, writes, writing, finish, running } = storeDouble(false, true);
     const writer = new CacheWriter({
       store: () => store,
       metrics: createMetrics(),
@@ -45,11 +64,16 @@ describe('CacheWriter', () => {
       maxPending: 100,
     });
     writer.enqueue([result('b2')]);
-    await new Promise((r) => setTimeout(r, 5)); // the first write is running
+    await writing; // the first write is running
     writer.enqueue([result('c3')]);
     writer.enqueue([result('d4'), result('e5')]);
+    // The turn in which a second write would begin (a drain waits one), before the first ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    finish();
     await writer.idle();
     expect(writes).toEqual([['b2'], ['c3', 'd4', 'e5']]);
+    expect(running.most).toBe(1);
   });
 
   it('drops the oldest waiting results past the bound, and counts them', async () => {

@@ -5,7 +5,7 @@
  * limit's variable named), HTTP-level failures (body size, JSON, CSRF, unknown routes), and
  * unexpected failures (INTERNAL_SERVER_ERROR, without stack traces in production).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as engine from '../../src/engine/index.js';
 import { mazeQuery } from '../support/maze.js';
 import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
@@ -519,18 +519,32 @@ describe('unexpected failures', () => {
     try {
       const query = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount distances } }';
       const abort = new AbortController();
+      // The client goes away once the server's loader has begun solving the batch.
+      const { batchSize } = server.server.metrics;
+      const observe = batchSize.observe.bind(batchSize);
+      const solving = new Promise<void>((resolve) => {
+        vi.spyOn(batchSize, 'observe').mockImplementationOnce((...args) => {
+          resolve();
+          return observe(...args);
+        });
+      });
       const sent = fetch(`${server.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables: { q: Array.from({ length: 8 }, (_, i) => mazeQuery(i)) } }),
+        body: JSON.stringify({ query, variables: { q: Array.from({ length: 64 }, (_, i) => mazeQuery(i)) } }),
         signal: abort.signal,
       }).catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await solving;
       abort.abort();
       await sent;
-      // The server finishes with the cancelled request, then answers the next one.
+      // The server finishes with the cancelled request (its fields fail with REQUEST_CANCELLED, and
+      // are counted once its answer, which no one reads, is made), then answers the next one.
+      await vi.waitFor(async () => expect(await server.metric('chess_paths_graphql_errors_total')).toBeGreaterThan(0), {
+        timeout: 30_000,
+        interval: 20,
+      });
+      expect(await server.metric('chess_paths_graphql_errors_total', { code: 'REQUEST_CANCELLED' })).toBeGreaterThan(0);
       expect((await server.gql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
-      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await server.metric('chess_paths_graphql_errors_total', { code: 'INTERNAL_SERVER_ERROR' })).toBe(0);
     } finally {
       await server.close();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import * as engine from '../../src/engine/index.js';
 import type { EngineApi, Prepared } from '../../src/graphql/engine-api.js';
 import { mazeQuery } from '../support/maze.js';
-import { SEED_QUERY, startTestServer } from '../support/test-server.js';
+import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';
 const SEED = `{ shortestPaths(query: ${SEED_QUERY}) { distance } }`;
@@ -26,6 +26,26 @@ function countingEngine(): { engine: EngineApi; calls: number[] } {
       },
     },
   };
+}
+
+/**
+ * Resolves at the `count`th call of `method` of one of the server's metrics from now on: the
+ * server reached that point of a request (the loader started a batch, a result came from the memo).
+ */
+function whenServer(t: TestServer, metric: 'batchSize' | 'memoHits', count = 1): Promise<void> {
+  const target = t.server.metrics[metric] as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const method = metric === 'batchSize' ? 'observe' : 'inc';
+  const original = target[method];
+  let calls = 0;
+  return new Promise((resolve) => {
+    target[method] = function (this: unknown, ...args: unknown[]) {
+      if (++calls === count) {
+        target[method] = original;
+        resolve();
+      }
+      return original.apply(this, args);
+    };
+  });
 }
 
 const square = (i: number) => engine.squareName(i, { files: 8, ranks: 8 });
@@ -148,9 +168,14 @@ describe('the engine budget (ENGINE_BUDGET_MS)', () => {
     const t = await startTestServer({ database: false, env: { ENGINE_BUDGET_MS: '40' } });
     try {
       const queries = Array.from({ length: 300 }, (_, i) => mazeQuery(i, 32));
-      // Solving fits, a few at a time (and the results are then kept in the memo)...
+      // Solving fits, a few at a time (and the results are then kept in the memo). On a busy
+      // machine a slice may go over 40 ms: what it solved is kept, and asking again finishes it.
       for (let i = 0; i < queries.length; i += 30) {
-        const solved = await t.gql(BATCH, { q: queries.slice(i, i + 30) });
+        let solved = await t.gql(BATCH, { q: queries.slice(i, i + 30) });
+        for (let again = 0; again < 20 && solved.body.errors; again++) {
+          expect(solved.body.errors.every((e) => e.extensions?.code === 'ENGINE_BUDGET_EXCEEDED')).toBe(true);
+          solved = await t.gql(BATCH, { q: queries.slice(i, i + 30) });
+        }
         expect(solved.body.errors).toBeUndefined();
       }
       const solves = await t.metric('chess_paths_engine_solves_total');
@@ -193,21 +218,21 @@ describe('other requests meanwhile', () => {
     try {
       const finished: string[] = [];
       const started = performance.now();
+      const solving = whenServer(t, 'batchSize');
       const heavy = t.gql(BATCH, { q: Array.from({ length: 500 }, (_, i) => mazeQuery(i)) }).then((r) => {
         finished.push('heavy');
         return { r, ms: performance.now() - started };
       });
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      const smallStarted = performance.now();
+      // Once the server has begun the heavy batch (prepared, handed to the loader), the small one.
+      await solving;
       const small = await t.gql(SEED);
-      const smallMs = performance.now() - smallStarted;
       finished.push('small');
       const { r, ms } = await heavy;
       expect(r.body.errors).toBeUndefined();
       expect(small.body.data.shortestPaths.distance).toBe(4);
       expect(ms).toBeGreaterThan(100); // the heavy one really was heavy
+      // Sent after the heavy batch began, answered before it ended.
       expect(finished).toEqual(['small', 'heavy']);
-      expect(smallMs).toBeLessThan(ms / 2);
     } finally {
       await t.close();
     }
@@ -220,13 +245,15 @@ describe('other requests meanwhile', () => {
       await t.gql(BATCH, { q: queries }); // solved and memoised: what remains is lazy work
       const finished: string[] = [];
       const started = performance.now();
+      // The 300th result from the memo: the heavy request's lazy fields come next.
+      const lazy = whenServer(t, 'memoHits', 300);
       const heavy = t
         .gql('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { pathCount } }', { q: queries })
         .then((r) => {
           finished.push('heavy');
           return { r, ms: performance.now() - started };
         });
-      await new Promise((resolve) => setTimeout(resolve, 30));
+      await lazy;
       const small = await t.gql(SEED);
       finished.push('small');
       const { r, ms } = await heavy;
