@@ -144,7 +144,8 @@ function follow(onSquare: Map<string, GameJourney>, move: Move, ply: number): vo
     journey.plies.push(ply);
     onSquare.set(to, journey);
   };
-  if (move.isCapture()) {
+  if (move.isCapture() || move.isEnPassant()) {
+    // chess.js flags an en passant capture `e`, not `c`: its victim stands behind the target.
     const taken = move.isEnPassant() ? `${move.to[0]}${move.from[1]}` : move.to;
     const victim = onSquare.get(taken);
     if (victim) {
@@ -231,6 +232,7 @@ function play(chess: Chess, written: PgnMove, number: number): Move {
  */
 export function journeyRoute(game: Game, journey: GameJourney, first: number, last: number): PathQuery {
   const moves = journey.plies.length;
+  if (moves === 0) throw new InputError(['first'], first, 'is not a move of this piece: it never moved');
   if (!Number.isInteger(first) || first < 1 || first > moves) {
     throw new InputError(['first'], first, `is not one of this piece's moves (1 to ${moves})`);
   }

@@ -23,6 +23,8 @@ export interface AnalysisText {
   title: string;
   notes: string | null;
   fen: string | null;
+  /** Absent: no game. */
+  pgn?: string | null;
   /** JSON. */
   queries: string;
   /** JSON. */
@@ -36,6 +38,7 @@ export function analysisBytes(text: AnalysisText): number {
     Buffer.byteLength(text.title, 'utf8') +
     (text.notes === null ? 0 : Buffer.byteLength(text.notes, 'utf8')) +
     (text.fen === null ? 0 : Buffer.byteLength(text.fen, 'utf8')) +
+    (text.pgn == null ? 0 : Buffer.byteLength(text.pgn, 'utf8')) +
     Buffer.byteLength(text.queries, 'utf8') +
     Buffer.byteLength(text.resultKeys, 'utf8')
   );

@@ -53,6 +53,7 @@ interface AnalysisRow {
   title: string;
   notes: string | null;
   fen: string | null;
+  pgn: string | null;
   queries: string;
   resultKeys: string;
   editTokenHash: string;
@@ -81,6 +82,7 @@ function toRecord(row: AnalysisRow): AnalysisRecord {
     title: row.title,
     notes: row.notes,
     fen: row.fen,
+    pgn: row.pgn,
     queries: JSON.parse(row.queries) as PathQuery[],
     resultKeys: JSON.parse(row.resultKeys) as string[],
     createdAt: row.createdAt,
@@ -164,6 +166,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
       title: string;
       notes?: string | null;
       fen?: string | null;
+      pgn?: string | null;
       queries: PathQuery[];
       resultKeys: string[];
     },
@@ -174,6 +177,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
       title: input.title,
       notes: input.notes ?? null,
       fen: input.fen ?? null,
+      pgn: input.pgn ?? null,
       queries: JSON.stringify(input.queries),
       resultKeys: JSON.stringify(input.resultKeys),
     };
@@ -278,12 +282,14 @@ export class PrismaAnalysisStore implements AnalysisStore {
           title?: string;
           notes?: string | null;
           fen?: string | null;
+          pgn?: string | null;
           queries?: string;
           resultKeys?: string;
         } = {};
         if (patch.title !== undefined) data.title = patch.title;
         if (patch.notes !== undefined) data.notes = patch.notes;
         if (patch.fen !== undefined) data.fen = patch.fen;
+        if (patch.pgn !== undefined) data.pgn = patch.pgn;
         if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
         if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
         if (Object.keys(data).length === 0) return current;
@@ -291,6 +297,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
           title: data.title ?? row.title,
           notes: data.notes !== undefined ? data.notes : row.notes,
           fen: data.fen !== undefined ? data.fen : row.fen,
+          pgn: data.pgn !== undefined ? data.pgn : row.pgn,
           queries: data.queries ?? row.queries,
           resultKeys: data.resultKeys ?? row.resultKeys,
         });

@@ -53,12 +53,20 @@ export interface SaveInputText {
   title: string;
   notes: string | null;
   fen: string | null;
+  pgn?: string | null;
   queries: unknown;
 }
 
 /** Hex SHA-256 of the save's input in canonical form (see the file comment). */
 export function saveFingerprint(input: SaveInputText): string {
-  const text = canonicalJson({ title: input.title, notes: input.notes, fen: input.fen, queries: input.queries });
+  // A game is named only when given, so fingerprints of saves without one stay as they were.
+  const text = canonicalJson({
+    title: input.title,
+    notes: input.notes,
+    fen: input.fen,
+    ...(input.pgn ? { pgn: input.pgn } : {}),
+    queries: input.queries,
+  });
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -39,7 +39,7 @@ export interface IdempotentSaveKey {
 export function idempotentSaveKey(
   key: string,
   clientKey: string,
-  input: { title: string; notes: string | null; fen: string | null; queries: unknown },
+  input: { title: string; notes: string | null; fen: string | null; pgn?: string | null; queries: unknown },
 ): IdempotentSaveKey {
   return { key, clientKey, keyHash: hashIdempotencyKey(key), fingerprint: saveFingerprint(input) };
 }

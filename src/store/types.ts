@@ -52,6 +52,8 @@ export interface AnalysisRecord {
   title: string;
   notes: string | null;
   fen: string | null;
+  /** The game, as its PGN text was given, or null. */
+  pgn: string | null;
   /** The path queries, in order, exactly as given. */
   queries: PathQuery[];
   /** Cache keys of their results, in the same order. */
@@ -70,11 +72,12 @@ export interface AnalysisPage {
   totalCount: number;
 }
 
-/** Fields to change; absent fields stay, `null` clears notes or fen. */
+/** Fields to change; absent fields stay, `null` clears notes, fen or pgn. */
 export interface AnalysisPatch {
   title?: string;
   notes?: string | null;
   fen?: string | null;
+  pgn?: string | null;
   queries?: PathQuery[];
   resultKeys?: string[];
 }
@@ -108,6 +111,7 @@ export interface AnalysisStore {
       title: string;
       notes?: string | null;
       fen?: string | null;
+      pgn?: string | null;
       queries: PathQuery[];
       resultKeys: string[];
     },

@@ -7,11 +7,12 @@
  * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND). A save runs under the idempotency key
  * of its input or of the request's header (`../idempotency.ts`), checked before anything else.
  */
-import { InputError, type InputPath } from '../../engine/errors.js';
+import { formatInputPath, InputError, type InputPath } from '../../engine/errors.js';
 import type { PathQuery } from '../../engine/types.js';
 import type { AnalysisPatch, Store } from '../../store/types.js';
 import type { Context } from '../context.js';
 import { UnavailableError } from '../errors.js';
+import { readGameFor } from '../games.js';
 import type { AnalysisResolvers, MutationResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { saveIdempotency } from '../idempotency.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../limits.js';
@@ -38,6 +39,19 @@ function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: In
   } catch (err) {
     if (err instanceof InputError) throw new InputError(path, fen, `is not a valid FEN: ${err.message}`);
     throw err;
+  }
+}
+
+/** Reads a game to be saved (within MAX_PGN_BYTES, a legal game), its errors named under `path`. */
+async function checkAnalysisPgn(ctx: Context, pgn: string | null | undefined, path: InputPath): Promise<void> {
+  if (pgn == null) return;
+  try {
+    await readGameFor(ctx, pgn, [...path]);
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    const error = new InputError(path, '', err.reason);
+    error.message = `${formatInputPath(path)}: ${err.reason}`;
+    throw error;
   }
 }
 
@@ -74,12 +88,14 @@ export const analysisMutations: MutationResolvers = {
     checkTitle(ctx, input.title, ['input', 'title']);
     checkText(input.notes, limits, ['input', 'notes']);
     checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
+    await checkAnalysisPgn(ctx, input.pgn, ['input', 'pgn']);
     const { queries, resultKeys } = await storedQueries(ctx, input.queries, ['input', 'queries']);
     return requireStore(ctx).analyses.save(
       {
         title: input.title,
         notes: input.notes ?? null,
         fen: input.fen ?? null,
+        pgn: input.pgn ?? null,
         queries,
         resultKeys,
       },
@@ -103,6 +119,10 @@ export const analysisMutations: MutationResolvers = {
       checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
       patch.fen = input.fen;
     }
+    if (input.pgn !== undefined) {
+      await checkAnalysisPgn(ctx, input.pgn, ['input', 'pgn']);
+      patch.pgn = input.pgn;
+    }
     if (input.queries !== undefined) {
       if (input.queries === null)
         throw new InputError(['input', 'queries'], null, 'cannot be null: pass a list (possibly empty)');
@@ -113,8 +133,9 @@ export const analysisMutations: MutationResolvers = {
   deleteAnalysis: (_root, { id, editToken }, ctx) => requireStore(ctx).analyses.delete(id, editToken),
 };
 
-/** `Analysis.results`: the stored queries, loaded like any other path question. */
+/** `Analysis.results`: the stored queries, loaded like any other path question; `Analysis.game`: its game. */
 export const analysis: AnalysisResolvers = {
+  game: (record, _args, ctx) => (record.pgn === null ? null : readGameFor(ctx, record.pgn, ['game'])),
   results: (record, _args, ctx) => {
     servedOther(ctx.replay);
     try {
