@@ -1,8 +1,9 @@
 /**
  * Builds the CommonJS form of the engine for `require('chess-paths')` (the package's
  * `exports["."].require`), run by `npm run build` after tsc:
- * - dist/engine.cjs: src/engine/index.ts bundled by esbuild, with its one dependency
- *   (@noble/hashes, ESM only), for Node 20;
+ * - dist/engine.cjs: src/engine/index.ts bundled by esbuild, with its dependencies
+ *   (@noble/hashes, ESM only, and chess.js), for Node 20, their licence notices kept at the end
+ *   (chess.js's BSD-2-Clause licence asks that its notice stay with every copy);
  * - dist/engine/*.d.cts: its types, tsc's dist/engine/*.d.ts with relative imports renamed
  *   `.js` -> `.cjs`, so TypeScript reads them as CommonJS declarations (a `.d.cts` that
  *   re-exported the ESM `.d.ts` would fail under `moduleResolution: node16`).
@@ -24,7 +25,7 @@ await build({
   platform: 'node',
   target: 'node20',
   sourcemap: true,
-  legalComments: 'none',
+  legalComments: 'eof',
   logLevel: 'warning',
 });
 

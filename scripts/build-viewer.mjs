@@ -34,7 +34,7 @@ const result = await build({
   outdir: out,
   entryNames: '[name]-[hash]',
   metafile: true,
-  legalComments: 'none',
+  legalComments: 'eof', // the licence notices of what is bundled stay with it
   logLevel: 'warning',
 });
 
