@@ -50,6 +50,13 @@ export interface StoreExtras {
    * again (default 30 000).
    */
   healthFreshMs?: number;
+  /** Clock of the retry and freshness windows (`retryMs`, `healthFreshMs`), ms; default `Date.now`. For tests. */
+  now?: () => number;
+  /**
+   * How long a transaction may wait for a connection, and then run, ms (Prisma's `maxWait`,
+   * default 2000, and `timeout`, default 5000). For tests whose bursts queue on the pool.
+   */
+  transactionOptions?: { maxWait?: number; timeout?: number };
   /**
    * `exclusive` (default): the service's connection holds the database alone, with no `-shm`
    * file. `normal`: other processes may open the database meanwhile (the WAL index is then a
@@ -120,13 +127,16 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   }
   const busyTimeoutMs = extras.busyTimeoutMs ?? options.busyTimeoutMs ?? 5000;
   const lockingMode = extras.lockingMode ?? 'exclusive';
-  const log = extras.onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {};
+  const clientOptions = {
+    ...(extras.onQuery ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
+    ...(extras.transactionOptions ? { transactionOptions: extras.transactionOptions } : {}),
+  };
   let prisma: PrismaClient;
   if (dialect === 'sqlite') {
     const file = databaseFileFromUrl(options.databaseUrl);
     mkdirSync(dirname(file), { recursive: true });
     migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
-    prisma = new PrismaClient({ adapter: connectionFactory(file, { lockingMode, busyTimeoutMs }), ...log });
+    prisma = new PrismaClient({ adapter: connectionFactory(file, { lockingMode, busyTimeoutMs }), ...clientOptions });
   } else {
     await migratePostgres(options.databaseUrl, {
       migrationsDir: extras.migrationsDir,
@@ -140,7 +150,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     });
     // Both generated clients have the same models and methods: the SQLite client's type stands
     // for both in the store's code.
-    prisma = new PostgresPrismaClient({ adapter, ...log }) as unknown as PrismaClient;
+    prisma = new PostgresPrismaClient({ adapter, ...clientOptions }) as unknown as PrismaClient;
   }
   if (extras.onQuery) {
     const onQuery = extras.onQuery;
@@ -155,6 +165,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   const availability = new Availability({
     retryMs: options.retryMs ?? 5000,
     freshMs: extras.healthFreshMs,
+    now: extras.now,
     probe: () => (dialect === 'sqlite' ? probeWrite(prisma) : probeWritePostgres(prisma)),
     logger,
   });

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import { InputError } from '../../src/engine/errors.js';
 import type { PathQuery } from '../../src/engine/types.js';
 import { databaseFileFromUrl, ForbiddenError, NotFoundError, type OpenedStore } from '../../src/store/index.js';
@@ -103,7 +103,8 @@ describeEachDatabase('analyses', (database) => {
 
     await expect(store.analyses.update('missing', a.editToken, { title: 'x' })).rejects.toBeInstanceOf(NotFoundError);
 
-    await new Promise((r) => setTimeout(r, 5));
+    // The clock has moved on since the save (updatedAt is this process's Date): the update is later.
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(a.analysis.updatedAt.getTime()), { interval: 1 });
     const updated = await store.analyses.update(a.analysis.id, a.editToken, {
       title: 'A2',
       notes: null,
@@ -142,8 +143,11 @@ describeEachDatabase('analyses', (database) => {
   it('lists newest first with opaque cursors and a total count', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
-      ids.push((await store.analyses.save({ title: `T${i}`, queries: [], resultKeys: [] })).analysis.id);
-      if (i % 3 === 0) await new Promise((r) => setTimeout(r, 3)); // some share a millisecond, some don't
+      const { analysis } = await store.analyses.save({ title: `T${i}`, queries: [], resultKeys: [] });
+      ids.push(analysis.id);
+      // Some share a millisecond, some don't: after every third save, until the clock moves on.
+      if (i % 3 === 0)
+        await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(analysis.createdAt.getTime()), { interval: 1 });
     }
     const all = await store.analyses.list({ first: 100 });
     expect(all.totalCount).toBe(7);

@@ -10,6 +10,9 @@
  * raise PostgreSQL's own `disk_full` error (SQLSTATE 53100, the class of a full disk) on every
  * write to the store's tables, so the error reaches the store in the server's shape and words.
  * PostgreSQL's unreachable server is in `availability.postgres.test.ts`.
+ *
+ * The store's retry and freshness windows run on a clock the test moves (`now`), so no test
+ * sleeps, and none depends on how fast the machine is.
  */
 import { expect, it } from 'vitest';
 import type { PrismaClient } from '../../src/store/generated/prisma/client.js';
@@ -59,11 +62,11 @@ const POSTGRES_FULL: FullDisk = {
   reason: PG_FULL_MESSAGE,
 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describeEachDatabase('health', (database: StoreDatabase) => {
   const stores = useTestStores(database);
   const disk = database.dialect === 'sqlite' ? SQLITE_FULL : POSTGRES_FULL;
+  /** The stores' clock, ms: it moves only when a test advances it. */
+  let clock = 0;
 
   async function openWith(
     extras: StoreExtras & { retryMs?: number },
@@ -71,9 +74,11 @@ describeEachDatabase('health', (database: StoreDatabase) => {
     let prisma!: PrismaClient;
     let probes = 0;
     const { onConnected, retryMs, ...rest } = extras;
+    clock = 1_000_000;
     const store = await stores.open(
       { retryMs: retryMs ?? 50 },
       {
+        now: () => clock,
         // Prisma reports the statements that succeeded: these are the trial writes that passed.
         onQuery: (e) => {
           if (e.query.startsWith('INSERT INTO "CachedResult"') && e.params.includes('~health-probe')) probes++;
@@ -107,7 +112,9 @@ describeEachDatabase('health', (database: StoreDatabase) => {
     );
 
     await disk.mend(prisma);
-    await sleep(320); // retryMs
+    clock += 299;
+    expect(await store.healthy()).toBe(false); // no trial before retryMs, though the disk is mended
+    clock += 1; // retryMs since the trial at open: healthy() runs a trial write, and it passes
     expect(await store.healthy()).toBe(true);
     expect(store.unavailableReason?.()).toBeUndefined();
     expect((await store.analyses.save({ title: 't', queries: [], resultKeys: [] })).analysis.title).toBe('t');
@@ -117,14 +124,15 @@ describeEachDatabase('health', (database: StoreDatabase) => {
     const { store, prisma, probes } = await openWith({ healthFreshMs: 100 });
     expect(await store.healthy()).toBe(true);
     await disk.fill(prisma);
+    clock += 99;
     expect(await store.healthy()).toBe(true); // the trial at open still vouches
     expect(probes()).toBe(1);
-    await sleep(120);
+    clock += 1; // the last write is healthFreshMs old
     expect(await store.healthy()).toBe(false); // a trial write ran, and failed
     expect(store.unavailableReason?.()).toBe(disk.reason);
 
     await disk.mend(prisma);
-    await sleep(60);
+    clock += 50; // retryMs
     expect(await store.healthy()).toBe(true);
     expect(probes()).toBe(2);
     // A successful save vouches again: no trial needed right after it.

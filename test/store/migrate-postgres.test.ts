@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStore } from '../../src/store/index.js';
 import { MigrationError } from '../../src/store/migrate.js';
 import { DEFAULT_POSTGRES_MIGRATIONS_DIR, migratePostgres } from '../../src/store/migrate-postgres.js';
@@ -55,6 +55,10 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
   const history = () =>
     queryPostgres<HistoryRow>(db.url, 'SELECT * FROM "_prisma_migrations" ORDER BY "started_at", "migration_name"');
   const sql = (text: string, params: unknown[] = []) => queryPostgres(db.url, text, params);
+  /** Sessions of this test's database waiting for the migrator's advisory lock (Prisma's key). */
+  const WAITING_FOR_LOCK = `SELECT COUNT(*)::int AS n FROM pg_locks
+    WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = ${PRISMA_ADVISORY_LOCK_KEY}
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
 
   /** A copy of the committed migrations, plus the extra ones given (name -> script). */
   function migrationsWith(extra: Record<string, string> = {}): string {
@@ -136,10 +140,17 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
   });
 
   it('five replicas migrating one empty database at once all succeed, and each migration is applied once', async () => {
-    // A slow second migration keeps the first replica inside the lock long enough for the others
-    // to arrive and wait; a third checks that the order holds under the lock.
+    // A slow second migration keeps the first replica inside the lock until the four others wait
+    // for it (or 30 s passed), and records how many did; a third checks that the order holds
+    // under the lock.
+    const waitForOthers = `DO $$ BEGIN
+      FOR i IN 1..3000 LOOP
+        EXIT WHEN (${WAITING_FOR_LOCK}) >= 4;
+        PERFORM pg_sleep(0.01);
+      END LOOP;
+    END $$;`;
     const migrationsDir = migrationsWith({
-      '29990101000000_slow': 'SELECT pg_sleep(0.3);\nCREATE TABLE "Slow" ("id" INTEGER);\n',
+      '29990101000000_slow': `${waitForOthers}\nCREATE TABLE "Slow" ("id" INTEGER);\nINSERT INTO "Slow" ${WAITING_FOR_LOCK};\n`,
       '29990101000001_after': 'ALTER TABLE "Slow" ADD COLUMN "note" TEXT;\n',
     });
     const names = [...migrationNames(), '29990101000000_slow', '29990101000001_after'];
@@ -148,6 +159,7 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
     // Exactly one replica applied each migration; every other one found nothing left to do.
     expect(results.flatMap((r) => r.applied).sort()).toEqual([...names].sort());
     expect(results.filter((r) => r.applied.length > 0)).toHaveLength(1);
+    expect(await sql('SELECT "id" FROM "Slow"')).toEqual([{ id: 4 }]); // the four others waited on the lock
     const rows = await history();
     expect(rows.map((r) => r.migration_name).sort()).toEqual([...names].sort());
     expect(rows.every((r) => r.finished_at !== null && r.applied_steps_count === 1)).toBe(true);
@@ -188,7 +200,10 @@ describe.skipIf(skipPostgres)('migratePostgres', () => {
       const running = migratePostgres(db.url).finally(() => {
         done = true;
       });
-      await new Promise((r) => setTimeout(r, 300));
+      await vi.waitFor(async () => expect(await sql(WAITING_FOR_LOCK)).toEqual([{ n: 1 }]), {
+        timeout: 30_000,
+        interval: 20,
+      });
       expect(done).toBe(false); // waiting for the lock
       expect(await sql('SELECT to_regclass(\'"Analysis"\') IS NULL AS absent')).toEqual([{ absent: true }]);
       await holder.query('SELECT pg_advisory_unlock($1)', [PRISMA_ADVISORY_LOCK_KEY]);

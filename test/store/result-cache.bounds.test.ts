@@ -5,7 +5,7 @@
  * with running totals that always equal the rows. All of it on SQLite and on PostgreSQL (each test
  * on a fresh database of its own): the bounds are the store's, whichever database is behind it.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CACHE_ROW_OVERHEAD, cacheRowBytes, EVICT_ROWS } from '../../src/store/cache-budget.js';
 import {
   READ_BYTES,
@@ -129,7 +129,11 @@ describeEachDatabase('result cache bounds', (database) => {
   });
 
   describe('byte budget', () => {
-    const tick = () => new Promise((r) => setTimeout(r, 5));
+    /** Until this process's clock (which stamps writes and hits) has moved to a later millisecond. */
+    const tick = async () => {
+      const now = Date.now();
+      await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(now), { interval: 1 });
+    };
 
     it('evicts the least recently used rows, hits counting as use, until the bytes are within the budget', async () => {
       const rows = Array.from({ length: 12 }, (_, i) => syntheticResult(i, 500));
