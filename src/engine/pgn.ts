@@ -135,12 +135,18 @@ export function readPgn(text: string): PgnText {
     let offset = 0;
     const number = MOVE_NUMBER.exec(rest);
     if (number) {
-      if (RESULTS.has(rest)) return endWith(rest, at, col);
+      if (RESULTS.has(rest)) {
+        endWith(rest, at, col);
+        return;
+      }
       rest = rest.slice(number[0].length);
       offset = number[0].length;
       if (rest === '') return;
     }
-    if (RESULTS.has(rest)) return endWith(rest, at, col + offset);
+    if (RESULTS.has(rest)) {
+      endWith(rest, at, col + offset);
+      return;
+    }
     if (/^\d+$/.test(rest) && offset === 0) return; // a move number written without its dot
     if (NAG.test(rest) || MARKS.test(rest)) return;
     if (result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
@@ -160,7 +166,7 @@ export function readPgn(text: string): PgnText {
   function readTag(src: string, at: number, into: PgnTag[], tagLine: number, tagColumn: number): number {
     const match = /^\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]/.exec(src.slice(at, at + 65_536));
     if (!match) refuse('a tag pair that is not [Name "value"]', tagLine, tagColumn);
-    into.push({ name: match[1], value: match[2].replace(/\\(.)/g, '$1') });
+    into.push({ name: match[1], value: match[2].replace(/\\(["\\])/g, '$1') });
     return at + match[0].length;
   }
 }
