@@ -1,8 +1,10 @@
 /**
  * What `bench/attack.ts` sends: 64 x 64 maze and corridor masks, the attack request bodies, an
- * HTTP client that measures one request (status, reset, timeout, GraphQL error codes) without
- * parsing large answers, and the probe worker that times `GET /health` and `{ __typename }` on
- * connections of its own, in its own thread so that the attack's clients cannot delay it.
+ * HTTP client that measures one request (status, reset, timeout, GraphQL error codes, a body cut
+ * before its Content-Length, Retry-After) without parsing large answers, and the probe worker that
+ * times `GET /health` and `{ __typename }` on connections of its own, in its own thread so that the
+ * attack's clients cannot delay it (and notes when the worst probe started, on the clock of a CPU
+ * profile, to find what the server was doing then).
  */
 import { type Agent, request } from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -136,7 +138,7 @@ export const paddedTypename = (bytes: number) => {
 
 export interface Outcome {
   ms: number;
-  /** HTTP status, or `reset`, `timeout` or a socket error code. */
+  /** HTTP status (also when the body was then cut: see `cut`), or `reset`, `timeout` or a socket error code. */
   status: string;
   bytes: number;
   /** `errors[].extensions.code` counts. */
@@ -145,6 +147,10 @@ export interface Outcome {
   cachedTrue: number;
   /** The first error's message, cut to 200 characters. */
   firstError?: string;
+  /** A body that ended before its Content-Length, or whose connection broke after the status came. */
+  cut?: boolean;
+  /** A Retry-After header came with the answer. */
+  retryAfter?: boolean;
 }
 
 function count(buf: Buffer, needle: string): number {
@@ -180,11 +186,11 @@ export function send(url: string, agent: Agent, text: string, options: SendOptio
   return new Promise((resolve) => {
     let timedOut = false;
     let pacer: NodeJS.Timeout | undefined;
-    const finish = (status: string, chunks: Buffer[] = []) => {
+    const finish = (status: string, chunks: Buffer[] = [], extra: Pick<Outcome, 'cut' | 'retryAfter'> = {}) => {
       clearTimeout(timer);
       clearInterval(pacer);
       const buf = Buffer.concat(chunks);
-      resolve({ ms: performance.now() - started, status, bytes: buf.length, ...scan(buf) });
+      resolve({ ms: performance.now() - started, status, bytes: buf.length, ...scan(buf), ...extra });
     };
     const req = request(
       {
@@ -197,9 +203,16 @@ export function send(url: string, agent: Agent, text: string, options: SendOptio
       },
       (res) => {
         const chunks: Buffer[] = [];
+        const retryAfter = res.headers['retry-after'] !== undefined;
+        const length = Number(res.headers['content-length'] ?? Number.NaN);
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => finish(String(res.statusCode), chunks));
-        res.on('error', () => finish(timedOut ? 'timeout' : 'reset'));
+        res.on('end', () => {
+          const bytes = chunks.reduce((n, c) => n + c.length, 0);
+          const cut = !res.complete || (length >= 0 && bytes < length);
+          finish(String(res.statusCode), chunks, { retryAfter, cut });
+        });
+        // The connection broke mid-body: the status came, the body is cut.
+        res.on('error', () => finish(timedOut ? 'timeout' : String(res.statusCode), chunks, { retryAfter, cut: true }));
       },
     );
     const timer = setTimeout(() => {
@@ -236,6 +249,8 @@ export function send(url: string, agent: Agent, text: string, options: SendOptio
 export interface ProbeStats {
   count: number;
   worstMs: number;
+  /** When the worst probe started, in microseconds of CLOCK_MONOTONIC: the clock of a CPU profile's timestamps. */
+  worstAtUs: number;
   p99Ms: number;
   statuses: Record<string, number>;
 }
@@ -249,7 +264,8 @@ function once(agent, post) {
   const body = '{"query":"{ __typename }"}';
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const done = (status) => { clearTimeout(timer); resolve({ ms: performance.now() - t0, status }); };
+    const at = Number(process.hrtime.bigint() / 1000n);
+    const done = (status) => { clearTimeout(timer); resolve({ ms: performance.now() - t0, status, at }); };
     const req = http.request({ hostname, port, agent, method: post ? 'POST' : 'GET', path: post ? '/graphql' : '/health',
       headers: post ? { 'content-type': 'application/json', 'content-length': body.length } : {} }, (res) => {
       res.resume();
@@ -266,22 +282,26 @@ async function loop(post, out) {
   while (!stopping) {
     const r = await once(agent, post);
     out.ms.push(r.ms);
+    if (r.ms > out.worst) { out.worst = r.ms; out.worstAt = r.at; }
     out.statuses[r.status] = (out.statuses[r.status] || 0) + 1;
     if (r.ms < intervalMs) await new Promise((res) => setTimeout(res, intervalMs - r.ms));
   }
   agent.destroy();
 }
-const results = { health: { ms: [], statuses: {} }, typename: { ms: [], statuses: {} } };
+const results = { health: { ms: [], statuses: {}, worst: 0, worstAt: 0 }, typename: { ms: [], statuses: {}, worst: 0, worstAt: 0 } };
 const done = Promise.all([loop(false, results.health), loop(true, results.typename)]);
 parentPort.on('message', async () => { stopping = true; await done; parentPort.postMessage(results); });
 `;
 
-function stats(probe: { ms: number[]; statuses: Record<string, number> }): ProbeStats {
+type Probed = { ms: number[]; statuses: Record<string, number>; worstAt: number };
+
+function stats(probe: Probed): ProbeStats {
   const sorted = [...probe.ms].sort((a, b) => a - b);
   const p99 = sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0;
   return {
     count: sorted.length,
     worstMs: Math.round(sorted.at(-1) ?? 0),
+    worstAtUs: probe.worstAt,
     p99Ms: Math.round(p99),
     statuses: probe.statuses,
   };
@@ -293,10 +313,7 @@ export function startProbes(url: string, intervalMs: number, timeoutMs: number) 
   const worker = new Worker(PROBE_WORKER, { eval: true, workerData: { hostname, port, intervalMs, timeoutMs } });
   return {
     async stop(): Promise<{ health: ProbeStats; typename: ProbeStats }> {
-      const reply = new Promise<{
-        health: { ms: number[]; statuses: Record<string, number> };
-        typename: { ms: number[]; statuses: Record<string, number> };
-      }>((resolve) => worker.once('message', resolve));
+      const reply = new Promise<{ health: Probed; typename: Probed }>((resolve) => worker.once('message', resolve));
       worker.postMessage('stop');
       const results = await reply;
       await worker.terminate();
