@@ -221,6 +221,9 @@ function play(chess: Chess, written: PgnMove, number: number): Move {
   if (chosen.length > 1) {
     return refuse(`is ambiguous here: ${chosen.map((m) => m.san.replace(/[+#]$/, '')).join(' or ')}`);
   }
+  // Castling is written as castling: a king's two-square step written as a king move is not read.
+  if (chosen[0].isKingsideCastle() || chosen[0].isQueensideCastle())
+    return refuse('is not legal here (castling is written O-O or O-O-O)');
   return chess.move({ from: chosen[0].from, to: chosen[0].to, promotion: chosen[0].promotion });
 }
 

@@ -3,7 +3,7 @@
  * same PGN asked twice, or by two requests at once, is read once. Reading takes the road of all
  * engine work: the text's size is checked first (MAX_PGN_BYTES), its tokens are read on this
  * thread (one pass, bounded by that size) and counted (MAX_PLIES) before any move is played, and
- * the moves are played where their cost says, on the worker pool for all but the shortest games,
+ * the moves are played on the worker pool (a half-move costs more than the work kept inline),
  * on the request's engine budget.
  */
 import { createHash } from 'node:crypto';

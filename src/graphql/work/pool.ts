@@ -6,7 +6,15 @@
  * `OverloadedError` instead of waiting behind unbounded work, so memory held by queued tasks stays
  * bounded. Tasks stop themselves when their request's budget is spent or its work cancelled
  * (`tasks.ts`); they are never aborted from outside, since piscina ends the worker thread to abort
- * a running task. `close()` ends the workers even mid-task: shutdown never waits for engine work.
+ * a running task.
+ *
+ * `close()` gives the workers a moment (`CLOSE_GRACE_MS`) to finish loading and to return the tasks
+ * they run (their requests' work is cancelled by then, so a task stops within one item), then ends
+ * them, done or not: shutdown never waits long for engine work. The moment is there because ending
+ * a worker thread while it is still loading its modules (a custom module loader's own thread then
+ * runs beside it), or while it runs WebAssembly, is where Node has had process-wide crashes; a
+ * server closed right after it started (tests do it all the time) would otherwise end every worker
+ * mid-load.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -32,12 +40,17 @@ export class OverloadedError extends ServiceError {
   }
 }
 
+/** Longest `close()` waits for the workers to finish loading and return their tasks, ms. */
+export const CLOSE_GRACE_MS = 2000;
+
 /** Options of the pool. */
 export interface PoolOptions {
   /** Worker threads; 0: one fewer than the cores, at least one. */
   threads: number;
   /** Most tasks waiting for a worker. */
   maxQueue: number;
+  /** Longest `close()` waits for loading workers and running tasks, ms (default `CLOSE_GRACE_MS`). */
+  closeGraceMs?: number;
 }
 
 /** The worker script: the built `worker.js`, or the TypeScript source through tsx. */
@@ -50,11 +63,17 @@ function workerFile(): string {
 export class EnginePool {
   readonly #pool: Piscina<Task, TaskAnswer>;
   readonly #maxQueue: number;
+  readonly #closeGraceMs: number;
+  /** Settles once every worker has loaded (an empty task answered by each). */
+  readonly #loaded: Promise<unknown>;
+  /** Tasks sent and not yet returned. */
+  readonly #running = new Set<Promise<unknown>>();
   #closed = false;
 
   constructor(options: PoolOptions) {
     const threads = options.threads > 0 ? options.threads : Math.max(1, availableParallelism() - 1);
     this.#maxQueue = options.maxQueue;
+    this.#closeGraceMs = options.closeGraceMs ?? CLOSE_GRACE_MS;
     this.#pool = new Piscina<Task, TaskAnswer>({
       filename: workerFile(),
       minThreads: threads,
@@ -63,6 +82,9 @@ export class EnginePool {
       // Workers stay up: starting one costs tens of milliseconds of CPU.
       idleTimeout: 2 ** 31 - 1,
     });
+    // An empty task per thread answers once a worker has loaded: what `close()` waits for.
+    const empty: Task = { kind: 'solve', items: [] };
+    this.#loaded = Promise.allSettled(Array.from({ length: threads }, () => this.#pool.run(empty)));
   }
 
   /** Worker threads. */
@@ -83,13 +105,29 @@ export class EnginePool {
         `The engine's work queue is full (${this.#maxQueue} tasks, WORK_QUEUE): try again shortly`,
       );
     }
-    return this.#pool.run(task);
+    const running = this.#pool.run(task);
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#running.add(settled);
+    void settled.then(() => this.#running.delete(settled));
+    return running;
   }
 
-  /** Ends every worker at once (tasks in flight fail); later `run`s are refused. */
+  /**
+   * Ends every worker, after at most the close grace for them to finish loading and return the
+   * tasks they run (tasks still running then fail); later `run`s are refused at once.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.#closeGraceMs);
+    });
+    await Promise.race([Promise.allSettled([this.#loaded, ...this.#running]), grace]);
+    clearTimeout(timer);
     await this.#pool.destroy();
   }
 }
