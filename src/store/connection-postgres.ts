@@ -6,9 +6,13 @@
  * stops answering on an open connection cannot hold an operation longer than `QUERY_TIMEOUT_MS`
  * (and TCP keep-alive finds dead peers). Errors of idle connections (the server restarting) are
  * only logged: the pool replaces them, and the store recovers without a restart once the
- * database answers again.
+ * database answers again. Every connection of one store carries the store's own
+ * `application_name`, so that a close that cannot wait (`terminateBusyBackends`) can end exactly
+ * the store's statements still running, from a connection of its own.
  */
+import { randomBytes } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
 
@@ -22,6 +26,13 @@ export interface PostgresPoolOptions {
   /** Longest wait for a free connection or a new one, ms. */
   connectTimeoutMs: number;
   logger: StoreLogger;
+  /** `application_name` of every connection (`storeApplicationName()`). */
+  applicationName: string;
+}
+
+/** A name for one store's connections: the process and a random part, unique on the server. */
+export function storeApplicationName(): string {
+  return `chess-paths ${process.pid} ${randomBytes(4).toString('hex')}`;
 }
 
 /** Prisma's driver-adapter factory for the PostgreSQL database at `url`. */
@@ -36,6 +47,7 @@ export function postgresAdapter(url: string, options: PostgresPoolOptions): Pris
       query_timeout: QUERY_TIMEOUT_MS,
       statement_timeout: QUERY_TIMEOUT_MS,
       keepAlive: true,
+      application_name: options.applicationName,
     },
     { onPoolError: onError, onConnectionError: onError },
   );
@@ -57,4 +69,27 @@ export async function probeWritePostgres(prisma: PrismaClient): Promise<void> {
     ),
     prisma.$executeRawUnsafe('DELETE FROM "CachedResult" WHERE "key" = $1', PROBE_KEY),
   ]);
+}
+
+/**
+ * Terminates the backends of the connections named `applicationName` that are not idle (running a
+ * statement, or inside a transaction), from a connection of its own, within `timeoutMs`. A
+ * terminated backend rolls back what it was doing: nothing of it commits later. Resolves with how
+ * many were terminated.
+ */
+export async function terminateBusyBackends(url: string, applicationName: string, timeoutMs: number): Promise<number> {
+  const ms = Math.max(1, Math.floor(timeoutMs));
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: ms, query_timeout: ms });
+  client.on('error', () => undefined); // the answer or the timeout says what happened
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(
+      `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+        WHERE application_name = $1 AND pid <> pg_backend_pid() AND state IS DISTINCT FROM 'idle'`,
+      [applicationName],
+    );
+    return rows[0]?.n ?? 0;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -9,14 +9,21 @@
  * the availability circuit breaker (`./availability.ts`): a database that is locked, read-only or
  * full turns into `DatabaseUnavailableError`s and an unhealthy store until a write succeeds again.
  * The store still opens when the trial write fails; it reports unavailable and recovers later.
+ * Given a time, `close` keeps it, ending statements still in flight if it must (`./close.ts`).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from '../config.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
+import { closeWithin } from './close.js';
 import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
-import { postgresAdapter, probeWritePostgres } from './connection-postgres.js';
+import {
+  postgresAdapter,
+  probeWritePostgres,
+  storeApplicationName,
+  terminateBusyBackends,
+} from './connection-postgres.js';
 import { dialectOf, redactUrl } from './dialect.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaClient as PostgresPrismaClient } from './generated/prisma-postgres/client.js';
@@ -132,6 +139,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     ...(extras.transactionOptions ? { transactionOptions: extras.transactionOptions } : {}),
   };
   let prisma: PrismaClient;
+  /** PostgreSQL: the `application_name` of the store's connections, for a forced close. */
+  let applicationName: string | undefined;
   if (dialect === 'sqlite') {
     const file = databaseFileFromUrl(options.databaseUrl);
     mkdirSync(dirname(file), { recursive: true });
@@ -143,7 +152,9 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
       connectTimeoutMs: Math.max(busyTimeoutMs, 5000),
       logger,
     });
+    applicationName = storeApplicationName();
     const adapter = postgresAdapter(options.databaseUrl, {
+      applicationName,
       poolSize: options.poolSize ?? 10,
       connectTimeoutMs: Math.max(busyTimeoutMs, 5000),
       logger,
@@ -224,14 +235,21 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     },
     unavailableReason: () => availability.reason,
     totals: () => availability.read(() => readTotals(prisma)),
-    close() {
-      closing ??= (async () => {
-        try {
-          await cache.close();
-        } finally {
-          await prisma.$disconnect();
-        }
-      })();
+    close(timeoutMs = Number.POSITIVE_INFINITY) {
+      const named = applicationName;
+      closing ??= closeWithin({
+        timeoutMs,
+        graceful: async () => {
+          try {
+            await cache.close();
+          } finally {
+            await prisma.$disconnect();
+          }
+        },
+        // SQLite's statements run on this thread and are over by now: only its close can wait.
+        force: named ? (ms) => terminateBusyBackends(options.databaseUrl, named, ms).then(() => {}) : undefined,
+        logger,
+      });
       return closing;
     },
   };

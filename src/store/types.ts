@@ -143,7 +143,13 @@ export interface Store {
   healthy(): Promise<boolean>;
   /** Why the database is unavailable (e.g. `database is locked`), while it is; else undefined. */
   unavailableReason?(): string | undefined;
-  close(): Promise<void>;
+  /**
+   * Closes the database. With `timeoutMs`, it settles within about that time whatever it waits
+   * for: past half of it, statements still running are ended (on PostgreSQL their backends are
+   * terminated, so nothing they were doing commits later, and their operations fail as
+   * unavailable); past all of it, the close is left to finish on its own.
+   */
+  close(timeoutMs?: number): Promise<void>;
 }
 
 /** Options of `openStore`; every one has a default taken from the environment by the server. */
