@@ -68,7 +68,7 @@ export const VARIABLES = {
       key: 'shutdownTimeoutMs',
       kind: integer(0),
       default: 10_000,
-      doc: 'How long shutdown (SIGTERM/SIGINT) waits for requests in flight before closing connections, ms.',
+      doc: 'Longest graceful shutdown (SIGTERM/SIGINT), ms: requests in flight finish or are answered with an error, answers being written get to the end, the database closes within it, and the process exits at most 1 s after it whatever is stuck.',
     }),
     SEND_STALL_MS: sets({
       key: 'sendStallMs',

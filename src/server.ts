@@ -4,10 +4,12 @@
  * failed to open), path questions are answered by the engine alone and analyses report
  * SERVICE_UNAVAILABLE, and a store that failed to open is tried again after DATABASE_RETRY_MS,
  * doubling up to a minute (not after a migration error, which needs a person). Closing is one
- * bounded sequence within SHUTDOWN_TIMEOUT_MS: stop accepting, let requests in flight finish,
- * write what fits of the queued cache entries (the rest is only a cache), end the workers, close
- * the database and the rate limiter's connections. Run directly (`node dist/server.js`), it reads
- * the environment and shuts down gracefully on SIGTERM and SIGINT.
+ * sequence within SHUTDOWN_TIMEOUT_MS, each step bounded by its share: stop accepting and refuse
+ * what arrives (`http/drain.ts`), let requests in flight finish, end the workers, write what fits
+ * of the queued cache entries (the rest is only a cache), close the database (ending statements
+ * that would hold it) and the rate limiter's connections, let answers still being written finish,
+ * cut what is left. Run directly (`node dist/server.js`), it reads the environment and shuts down
+ * gracefully on SIGTERM and SIGINT, exiting a second after the timeout at the latest.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +30,7 @@ import { createRateLimiter } from './graphql/rate-limiter.js';
 import type { Services } from './graphql/services.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
+import { HttpDrain } from './http/drain.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -76,10 +79,35 @@ function storeOpener(logger: Logger) {
   };
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
-
 /** Time `/health` waits for the database's answer. */
 const HEALTH_TIMEOUT_MS = 2000;
+
+/**
+ * Shares of SHUTDOWN_TIMEOUT_MS, counted from the signal: until the first, requests in flight
+ * finish (their engine work is cancelled at a third); until the second, queued cache writes;
+ * until the third, the database closes (the store forces it in its second half); answers
+ * still being written have until the end, when their connections are cut.
+ */
+const REQUESTS_SHARE = 0.6;
+const CACHE_SHARE = 0.8;
+const DATABASE_SHARE = 0.95;
+/** How long a connection accepted just before shutdown may still send its request, ms. */
+const LINGER_MS = 500;
+/** After SHUTDOWN_TIMEOUT_MS, how long `main` lets `close()` overrun before it exits anyway, ms. */
+const EXIT_MARGIN_MS = 1000;
+
+/** Waits for `promise` at most `ms` (forever when not finite); its rejection is thrown. */
+async function within(promise: Promise<unknown> | undefined, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    if (Number.isFinite(ms)) timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   return new Promise((resolve) => {
@@ -163,10 +191,12 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     retryMs: config.databaseRetryMs,
     logger: logger.child({ component: 'rate-limit' }),
   });
-  const apollo = createApollo({ config, httpServer, logger, metrics, admission, rateLimiter });
+  const apollo = createApollo({ config, logger, metrics, admission, rateLimiter });
   await apollo.start();
   const gateway = new GraphqlGateway(apollo, services);
-  httpServer.on('request', createRequestHandler({ config, gateway, metrics, logger, health }));
+  // Requests that arrive once shutdown began are refused by the drain, never run.
+  const drain = new HttpDrain(httpServer);
+  httpServer.on('request', drain.guard(createRequestHandler({ config, gateway, metrics, logger, health })));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -230,35 +260,54 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const close = (): Promise<void> => {
     closing ??= (async () => {
       stopping = true;
-      const deadline = performance.now() + config.shutdownTimeoutMs;
-      const left = () => Math.max(0, deadline - performance.now());
+      const timeoutMs = config.shutdownTimeoutMs;
+      const started = performance.now();
+      /** Milliseconds until `share` of the shutdown time has passed. */
+      const until = (share: number) => Math.max(0, started + timeoutMs * share - performance.now());
       clearTimeout(retryTimer);
       logger.info('shutting down: finishing requests in flight');
-      // Requests waiting for admission are refused at once. Those in flight get a third of the
-      // time to finish; then their engine work is cancelled, so they answer at once (their
-      // unfinished fields fail) instead of being cut off when the drain's grace period ends.
+      // No new connections; requests that arrive from now on are refused, and so are those
+      // waiting for admission. Those in flight get a third of the time to finish; then their
+      // engine work is cancelled, so they answer at once (their unfinished fields fail).
+      const drained = drain.stop(Math.min(LINGER_MS, until(REQUESTS_SHARE)));
       admission.close();
       const cancelLate = setTimeout(() => {
         const shuttingDown = new OverloadedError('The service is shutting down: try again in a moment');
         for (const budget of services.inFlight) budget.cancel(shuttingDown);
-      }, config.shutdownTimeoutMs / 3);
+      }, timeoutMs / 3);
       cancelLate.unref();
-      // Requests in flight get most of the time; past the grace period their connections are cut.
-      await Promise.race([apollo.stop(), sleep(left())]);
+      await within(drained, until(REQUESTS_SHARE));
       clearTimeout(cancelLate);
-      // Engine work still running belongs to requests that can no longer be answered.
-      await pool?.close();
+      // Each step is bounded by its share of the time, and one that fails does not stop the next.
+      let failure: unknown;
+      const step = async (what: string, promise: Promise<unknown> | undefined, ms: number) => {
+        try {
+          await within(promise, ms);
+        } catch (err) {
+          failure ??= err;
+          logger.warn({ err }, `shutdown: ${what} failed`);
+        }
+      };
+      // Engine work still running fails now, and its requests answer with the error.
+      await step('ending the worker threads', pool?.close(), until(CACHE_SHARE));
       // A store still opening is closed by `open` itself once it opens (`stopping` is set).
-      await Promise.race([opening, sleep(left())]);
-      // Write what fits in the time left; the rest is only a cache.
-      await cacheWriter.flush(left());
+      await step('waiting for the database to open', opening, until(CACHE_SHARE));
+      // Write what fits in the time; the rest is only a cache.
+      await step('writing the cache', cacheWriter.flush(until(CACHE_SHARE)), Number.POSITIVE_INFINITY);
       if (store) {
         const opened = store;
         store = undefined;
         database = 'closed';
-        await opened.close();
+        // Requests still waiting on the database fail now, and answer with the error.
+        await step('closing the database', opened.close(until(DATABASE_SHARE)), until(DATABASE_SHARE));
       }
-      await rateLimiter.close();
+      await step('closing the rate limiter', rateLimiter.close(), until(1));
+      // Answers still being written get the rest of the time; then their connections are cut.
+      await within(drained, until(1));
+      if (drain.connections > 0) logger.warn({ connections: drain.connections }, 'shutdown: connections cut');
+      drain.destroy();
+      await step('stopping Apollo', apollo.stop(), until(1));
+      if (failure !== undefined) throw failure;
       logger.info('shut down');
     })();
     return closing;
@@ -289,6 +338,11 @@ export async function main(): Promise<void> {
       process.exit(1);
     }
     logger.info({ signal }, 'signal received');
+    // Whatever `close()` waits for, the process ends within the time it was promised.
+    setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown overran SHUTDOWN_TIMEOUT_MS: exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + EXIT_MARGIN_MS).unref();
     server.close().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -7,12 +7,11 @@
  * its operations under one context, so they share one cost limit, engine budget and answer size.
  * Parsed and validated documents are kept by Apollo's default document store, so a repeated
  * query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
- * no Subscription type, and graphql-js would fail one as an internal error.
+ * no Subscription type, and graphql-js would fail one as an internal error. Draining HTTP
+ * connections at shutdown is the HTTP layer's business (`src/http/drain.ts`), not a plugin's.
  */
-import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -40,22 +39,16 @@ export const GRAPHQL_PATH = '/graphql';
 /** Creates (but does not start) the Apollo server. */
 export function createApollo(options: {
   config: Config;
-  httpServer: Server;
   logger: Logger;
   metrics: Metrics;
   admission: Admission;
   /** The mutation rate limiter (`createRateLimiter`); whoever made it closes it. */
   rateLimiter: RateLimiter;
 }): ApolloServer<Context> {
-  const { config, httpServer, logger, metrics, admission, rateLimiter } = options;
+  const { config, logger, metrics, admission, rateLimiter } = options;
   const { limits } = config;
   const armor = new ApolloArmor(armorConfig(limits, !config.introspection)).protect();
   const plugins: ApolloServerPlugin<Context>[] = [
-    // Most of the shutdown time goes to requests in flight; the rest to the cache and the database.
-    ApolloServerPluginDrainHttpServer({
-      httpServer,
-      stopGracePeriodMillis: Math.floor(config.shutdownTimeoutMs * 0.6),
-    }),
     // Cache-Control from each GET operation's cache policy (the schema's @cacheControl hints).
     ...httpCachePlugins<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
