@@ -1,17 +1,19 @@
 /**
  * Saved analyses: save the current answer (`saveAnalysis`; the edit token is shown once, with a
  * copy button), list what is saved, newest first (`analyses(first, after)`), and open one again
- * (`analysis(id)`: its first query goes back on the board).
+ * (`analysis(id)`: its first query goes back on the board, or its game into the game mode).
  */
 import { type AnalysisDetail, type AnalysisSummary, listAnalyses, openAnalysis, save } from './api.js';
 import { el } from './render.js';
 
-/** What saving needs of the page: the current query, or null when there is no answer to save. */
+/** What saving needs of the page: the current queries and game, or null when there is nothing to save. */
 export interface Saveable {
   title: string;
   notes: string;
   fen: string;
-  query: object;
+  queries: object[];
+  /** A game's PGN. */
+  pgn?: string;
 }
 
 /** The analyses panel. */
@@ -64,7 +66,7 @@ export class AnalysesPanel {
     const what = this.current();
     if (!what) return;
     this.saveButton.disabled = true;
-    const answer = await save(this.title.value.trim() || what.title, what.notes, what.fen, what.query);
+    const answer = await save(this.title.value.trim() || what.title, what.notes, what.fen, what.queries, what.pgn);
     this.saveButton.disabled = false;
     if (!answer.ok) {
       this.saved.replaceChildren(el('p', 'error', answer.problem.message));
@@ -131,8 +133,9 @@ export class AnalysesPanel {
     open.addEventListener('click', async () => {
       const answer = await openAnalysis(item.id);
       if (!answer.ok) this.listStatus.textContent = answer.problem.message;
-      else if (!answer.data || answer.data.results.length === 0) this.listStatus.textContent = 'That analysis is gone.';
-      else this.onOpen(answer.data);
+      else if (!answer.data || (answer.data.results.length === 0 && !answer.data.game)) {
+        this.listStatus.textContent = 'That analysis is gone.';
+      } else this.onOpen(answer.data);
     });
     return el('li', '', open, ' ', when);
   }

@@ -55,12 +55,47 @@ export interface AnalysisSummary {
   createdAt: string;
 }
 
-/** An opened analysis: its position and its first result. */
+/** An opened analysis: its position, its results, and whether it keeps a game. */
 export interface AnalysisDetail extends AnalysisSummary {
   fen: string | null;
   notes: string | null;
   results: Result[];
+  game: { result: string } | null;
 }
+
+/** One half-move of a game. */
+export interface PlyData {
+  number: number;
+  color: 'WHITE' | 'BLACK';
+  san: string;
+  uci: string;
+  from: string;
+  to: string;
+  /** The position after it. */
+  position: { fen: string };
+}
+
+/** What happened to one piece of the start position. */
+export interface JourneyData {
+  role: string;
+  color: 'WHITE' | 'BLACK';
+  squares: string[];
+  plies: number[];
+  capturedAt: number | null;
+  promotedTo: string | null;
+}
+
+/** A game as the viewer shows it. */
+export interface GameData {
+  tags: { name: string; value: string }[];
+  start: { fen: string };
+  plies: PlyData[];
+  result: string;
+  journeys: JourneyData[];
+}
+
+/** Where a game comes from: a pasted PGN, or a saved analysis (by id). */
+export type GameSource = { pgn: string } | { analysis: string };
 
 const RESULT = `
   piece board { files ranks } mask reachable distance pathCount
@@ -98,17 +133,31 @@ const LIST = gql`
   }`;
 const OPEN = gql`
   query ViewerAnalysis($id: ID!) {
-    analysis(id: $id) { id title createdAt fen notes results { ${RESULT} } }
+    analysis(id: $id) { id title createdAt fen notes results { ${RESULT} } game { result } }
   }`;
+
+// Positions are asked as FEN alone (the viewer reads their pieces): a saved game may be long.
+const GAME = `
+  tags { name value } result start { fen } plies { number color san uci from to position { fen } }
+  journeys { role color squares plies capturedAt promotedTo }
+`;
+const GAME_PGN = gql`query ViewerGame($pgn: String!) { game(pgn: $pgn) { ${GAME} } }`;
+const GAME_SAVED = gql`query ViewerSavedGame($id: ID!) { analysis(id: $id) { game { ${GAME} } } }`;
+// A route is a field of every journey: the one chosen is read, the others' answers (and their
+// errors: most pieces lack those moves) are dropped.
+const ROUTE = `journeys { route(first: $first, last: $last) { ${RESULT} } }`;
+const ROUTE_PGN = gql`query ViewerRoute($pgn: String!, $first: Int!, $last: Int!) { game(pgn: $pgn) { ${ROUTE} } }`;
+const ROUTE_SAVED = gql`
+  query ViewerSavedRoute($id: ID!, $first: Int!, $last: Int!) { analysis(id: $id) { game { ${ROUTE} } } }`;
 
 const client = new Client({
   url: new URL('/graphql', location.href).href,
   exchanges: [cacheExchange, fetchExchange],
 });
 
-/** The first problem of a urql error. */
-function problemOf(error: CombinedError): Problem {
-  const first = error.graphQLErrors[0];
+/** The first problem of a urql error (of `errors`, its GraphQL errors that count). */
+function problemOf(error: CombinedError, errors = error.graphQLErrors): Problem {
+  const first = errors[0];
   if (first) {
     const argument = first.extensions?.argument;
     return { message: first.message, argument: typeof argument === 'string' ? argument : undefined };
@@ -173,9 +222,9 @@ export function pathsPage(q: Question, first: number, after: string | null): Pro
   return run('query', SHORTEST_PAGE, { query: pathQuery(q), first, after }, (d) => d.shortestPaths.paths);
 }
 
-/** Saves a question as an analysis; the answer holds the edit token, shown once. */
-export function save(title: string, notes: string, fen: string, query: object) {
-  const input = { title, notes, fen: fen || null, queries: [query] };
+/** Saves questions (and a game's PGN) as an analysis; the answer holds the edit token, shown once. */
+export function save(title: string, notes: string, fen: string, queries: object[], pgn?: string) {
+  const input = { title, notes, fen: fen || null, queries, ...(pgn ? { pgn } : {}) };
   return run('mutation', SAVE, { input }, (d) => d.saveAnalysis as { editToken: string; analysis: AnalysisSummary });
 }
 
@@ -192,4 +241,34 @@ export function listAnalyses(first: number, after: string | null) {
 /** One saved analysis, or null when there is none with this id. */
 export function openAnalysis(id: string) {
   return run('query', OPEN, { id }, (d) => d.analysis as AnalysisDetail | null);
+}
+
+/** A game: read from a PGN (a bad one is a problem naming the move), or a saved analysis's (null: none). */
+export function askGame(source: GameSource): Promise<Answer<GameData | null>> {
+  if ('pgn' in source) return run('query', GAME_PGN, { pgn: source.pgn }, (d) => d.game as GameData);
+  return run('query', GAME_SAVED, { id: source.analysis }, (d) => (d.analysis?.game ?? null) as GameData | null);
+}
+
+/** The route of journey `journey`'s moves `first` to `last` (1-based): its problem alone counts. */
+export async function askRoute(
+  source: GameSource,
+  journey: number,
+  first: number,
+  last: number,
+): Promise<Answer<Result | null>> {
+  const [doc, vars] =
+    'pgn' in source
+      ? [ROUTE_PGN, { pgn: source.pgn, first, last }]
+      : [ROUTE_SAVED, { id: source.analysis, first, last }];
+  const result = await client.query(doc, vars, { requestPolicy: 'network-only' }).toPromise();
+  const error = result.error;
+  // An error under another journey is that piece's own (it lacks those moves): not ours.
+  const other = (path: readonly (string | number)[] | undefined) => {
+    const at = path?.indexOf('journeys') ?? -1;
+    return at >= 0 && path?.[at + 1] !== journey;
+  };
+  const mine = error?.graphQLErrors.filter((e) => !other(e.path)) ?? [];
+  if (error && (error.networkError || mine.length)) return { ok: false, problem: problemOf(error, mine) };
+  const game = 'pgn' in source ? result.data?.game : result.data?.analysis?.game;
+  return { ok: true, data: (game?.journeys?.[journey]?.route ?? null) as Result | null };
 }

@@ -3,7 +3,8 @@
  * top. One square at a time is in the tab order (a roving tabindex); the arrow keys move focus
  * across the board, Home/End to the ends of a rank, and Enter or Space toggles the square as the
  * native button does. The buttons also show what the answer says of each square: its step, the
- * smallest path, the position's pieces.
+ * smallest path, the position's pieces; in a game, the last move's squares and the chosen piece's
+ * journey (its squares numbered in the order it stood on them).
  */
 import { squareName } from '../engine/squares.js';
 
@@ -20,6 +21,18 @@ export interface BoardView {
   path: Set<string>;
   /** Pieces of a position: letter (upper case white, lower case black). */
   pieces: Map<string, string>;
+  /** A game's last move: its from and to squares. */
+  moved?: string[];
+  /** A journey: the times (0 = the start, k = after its move k) the piece stood on each square. */
+  visits?: Map<string, number[]>;
+  /** The square of the chosen piece. */
+  selected?: string;
+}
+
+/** The letter of a piece: upper case white, lower case black (N for a knight). */
+export function pieceLetter(role: string, color: string): string {
+  const l = role === 'KNIGHT' ? 'N' : role.charAt(0);
+  return color === 'WHITE' ? l : l.toLowerCase();
 }
 
 /** The board element, which keeps focus on the same square across redraws. */
@@ -49,6 +62,7 @@ export class BoardGrid {
     const sources = new Set(view.sources);
     const targets = new Set(view.targets);
     const obstacles = new Set(view.obstacles);
+    const moved = new Set(view.moved ?? []);
     const names = new Set<string>();
     this.root.style.setProperty('--files', String(files));
     this.root.setAttribute('aria-label', `Board, ${files} files by ${ranks} ranks`);
@@ -71,9 +85,13 @@ export class BoardGrid {
           sources.has(name) ? 'source' : '',
           targets.has(name) ? 'target' : '',
           obstacles.has(name) ? 'obstacle' : '',
+          view.selected === name ? 'selected' : '',
         ].filter(Boolean);
         classes.push(...states);
         if (view.path.has(name)) classes.push('on-path');
+        if (moved.has(name)) classes.push('moved');
+        const visits = view.visits?.get(name);
+        if (visits) classes.push('journey');
         cell.className = classes.join(' ');
         cell.setAttribute('aria-pressed', String(states.length > 0));
         const step = view.steps.get(name);
@@ -83,7 +101,18 @@ export class BoardGrid {
           cell.dataset.step = String(step);
           cell.append(span('step', String(step)));
         }
-        const title = [name, ...states, step !== undefined ? `step ${step}` : '', piece ? `piece ${piece}` : ''];
+        if (visits) {
+          cell.dataset.visits = visits.join(',');
+          cell.append(span('visit', visits.join('·')));
+        }
+        const title = [
+          name,
+          ...states,
+          moved.has(name) ? 'last move' : '',
+          step !== undefined ? `step ${step}` : '',
+          piece ? `piece ${piece}` : '',
+          visits ? `journey ${visits.join(', ')}` : '',
+        ];
         cell.title = title.filter(Boolean).join(', ');
         row.append(cell);
       }

@@ -1,15 +1,18 @@
 /**
  * The viewer page: reads the question from the URL, asks the server through the GraphQL API at
  * once on every change, and shows the answer on the board and beside it. Every change of the
- * question is a new history entry, so back and forward step through questions.
+ * question is a new history entry, so back and forward step through questions. A game (a pasted
+ * PGN, or a saved analysis's) takes the board over in its own mode (game.ts) until it is left.
  */
 import { squareName } from '../engine/squares.js';
 import { AnalysesPanel, type Saveable } from './analyses.js';
 import { type AnalysisDetail, ask, askPosition, type Placed, type Problem, pathQuery, type Result } from './api.js';
-import { BoardGrid, type BoardView } from './board.js';
+import { BoardGrid, type BoardView, pieceLetter } from './board.js';
+import { GameMode } from './game.js';
 import { PathPager } from './pager.js';
 import { outsideMask, picture, summary } from './render.js';
 import {
+  emptyQuestion,
   isComplete,
   type Mode,
   PIECES,
@@ -48,9 +51,27 @@ let result: Result | null = null;
 let pieces: Placed[] = [];
 let serial = 0;
 
-const grid = new BoardGrid(byId('board'), (name) => change(toggleSquare(question, mode(), name)));
+const grid = new BoardGrid(byId('board'), (name) =>
+  game.active ? game.pick(name) : change(toggleSquare(question, mode(), name)),
+);
 const pager = new PathPager(byId('paths'));
 const analyses = new AnalysesPanel(byId('analyses'), saveable, openSaved);
+const game = new GameMode(
+  {
+    grid,
+    hint,
+    error: errors.general,
+    onMode(active) {
+      document.querySelector('main')?.classList.toggle('game-mode', active);
+      byId('answer-title').textContent = active ? 'Game' : 'Answer';
+      if (!active) void update();
+    },
+    onChange: () => analyses.offer(saveable()),
+    askPaths: (fen) => change({ ...emptyQuestion(), fen }),
+  },
+  byId('game-nav'),
+  byId('game'),
+);
 
 for (const piece of PIECES) pieceSelect.append(new Option(piece.toLowerCase().replace('_', ' '), piece));
 
@@ -59,8 +80,9 @@ function mode(): Mode {
   return (document.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value ?? 'source') as Mode;
 }
 
-/** Applies a new question: a history entry, then the answer. */
+/** Applies a new question (leaving any game on screen): a history entry, then the answer. */
 function change(next: Question): void {
+  if (game.active) game.leave(false);
   question = next;
   history.pushState(null, '', searchFromQuestion(question));
   void update();
@@ -90,12 +112,6 @@ function fillForm(): void {
   if (obstacle) obstacle.disabled = question.fen !== '';
 }
 
-/** Letter of a placed piece: upper case white, lower case black. */
-function letter(p: Placed): string {
-  const l = p.role === 'KNIGHT' ? 'N' : p.role.charAt(0);
-  return p.color === 'WHITE' ? l : l.toLowerCase();
-}
-
 /** The board's view of the question and its answer. */
 function drawBoard(): void {
   const view: BoardView = {
@@ -106,7 +122,7 @@ function drawBoard(): void {
     obstacles: question.fen ? [] : question.blocked,
     steps: new Map(),
     path: new Set(result?.path?.squares ?? []),
-    pieces: new Map(pieces.map((p) => [p.square, letter(p)])),
+    pieces: new Map(pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
   };
   result?.layers.forEach((layer, step) => {
     for (const square of layer.squares) view.steps.set(square, step);
@@ -132,7 +148,7 @@ async function update(): Promise<void> {
     if (answer.ok) next = answer.data;
     else problem = answer.problem;
   }
-  if (mine !== serial) return;
+  if (mine !== serial || game.active) return;
   result = next;
   pieces = nextPieces;
   if (problem) slotOf(problem).textContent = problem.message;
@@ -163,19 +179,24 @@ function pieceOf(p: Placed | undefined): Piece {
   return p.role as Piece;
 }
 
-/** The current answer as an analysis to save, or null. */
+/** The current answer (or game) as an analysis to save, or null. */
 function saveable(): Saveable | null {
+  if (game.active) return game.saveable();
   if (!result) return null;
   const piece = question.fen ? pieceOf(pieces.find((p) => p.square === question.from[0])) : question.piece;
   const title = `${piece.toLowerCase().replace('_', ' ')} ${question.from.join(',')} → ${question.to.join(',')}`;
   const base = { ...pathQuery(question), piece };
   // With a position the effective mask carries the blocking pieces and the attacked squares.
   const query = question.fen ? { ...base, blocked: [], fen: question.fen, mask: result.mask } : base;
-  return { title, notes: `viewer${searchFromQuestion(question)}`, fen: question.fen, query };
+  return { title, notes: `viewer${searchFromQuestion(question)}`, fen: question.fen, queries: [query] };
 }
 
-/** Puts an opened analysis's first query on the board. */
+/** Puts an opened analysis's game, or else its first query, on the board. */
 function openSaved(analysis: AnalysisDetail): void {
+  if (analysis.game) {
+    void game.openSaved(analysis.id, analysis.notes);
+    return;
+  }
   const first = analysis.results[0];
   const board = first.board;
   const link = analysis.notes?.startsWith('viewer?') ? questionFromSearch(analysis.notes.slice(6)) : null;
@@ -215,8 +236,8 @@ byId('clear').addEventListener('click', () => {
 });
 window.addEventListener('popstate', () => {
   question = questionFromSearch(location.search);
-  void update();
+  if (!game.follow(location.hash)) void update();
 });
 
-void update();
+if (!game.follow(location.hash)) void update();
 void analyses.load(true);

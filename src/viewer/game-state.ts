@@ -1,0 +1,158 @@
+/**
+ * The game mode's arithmetic, kept apart from the DOM so it can be read (and tested) on its own:
+ * where the game on screen lives in the URL's hash (`#ply=21&piece=f1&route=1-3`, after
+ * `analysis=<id>` for a saved game; a pasted PGN never goes into the URL), which piece stands where
+ * after a given ply, the names of moves, what a route's distance says of the moves a piece used,
+ * and what the board shows.
+ */
+import { parseFen } from '../engine/fen.js';
+import type { GameData, JourneyData, PlyData, Result } from './api.js';
+import { type BoardView, pieceLetter } from './board.js';
+
+/** Where the viewer stands in a game: plies played (0 = the start), the chosen piece, its route. */
+export interface GameSpot {
+  /** The saved analysis the game comes from, or null for a pasted PGN. */
+  analysis: string | null;
+  ply: number;
+  /** The start square of the chosen piece's journey (which names it: one piece a square). */
+  piece: string | null;
+  /** The route asked: its first and last moves, 1-based. */
+  route: [number, number] | null;
+}
+
+/** The position every standard game starts from. */
+export const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** The spot a URL hash names, or null when it names no game (no `ply`). */
+export function spotFromHash(hash: string): GameSpot | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const ply = Number(params.get('ply'));
+  if (!params.has('ply') || !Number.isInteger(ply) || ply < 0) return null;
+  const piece = params.get('piece');
+  const route = /^(\d+)-(\d+)$/.exec(params.get('route') ?? '');
+  return {
+    analysis: params.get('analysis') || null,
+    ply,
+    piece: piece && /^[a-h][1-8]$/.test(piece) ? piece : null,
+    route: route ? [Number(route[1]), Number(route[2])] : null,
+  };
+}
+
+/** The URL hash of a spot (`#...`). */
+export function hashFromSpot(spot: GameSpot): string {
+  const params = new URLSearchParams();
+  if (spot.analysis) params.set('analysis', spot.analysis);
+  params.set('ply', String(spot.ply));
+  if (spot.piece) params.set('piece', spot.piece);
+  if (spot.piece && spot.route) params.set('route', `${spot.route[0]}-${spot.route[1]}`);
+  return `#${params.toString()}`;
+}
+
+/** The number of the last ply played after `at` plies of the game (one less than the first ply's when 0). */
+function lastPlayed(game: GameData, at: number): number {
+  return (game.plies[0]?.number ?? 1) + at - 1;
+}
+
+/** How many of its moves a piece has made after `at` plies. */
+export function movesMade(journey: JourneyData, game: GameData, at: number): number {
+  const last = lastPlayed(game, at);
+  return journey.plies.filter((n) => n <= last).length;
+}
+
+/** The square a piece stands on after `at` plies, or null once it has been captured. */
+export function standing(journey: JourneyData, game: GameData, at: number): string | null {
+  if (journey.capturedAt !== null && journey.capturedAt <= lastPlayed(game, at)) return null;
+  return journey.squares[movesMade(journey, game, at)] ?? null;
+}
+
+/** The index of the journey of the piece on `square` after `at` plies, or -1 for an empty square. */
+export function journeyOn(game: GameData, square: string, at: number): number {
+  return game.journeys.findIndex((j) => standing(j, game, at) === square);
+}
+
+/** The index in `game.plies` of the ply with this number. */
+export function plyIndex(game: GameData, number: number): number {
+  return number - (game.plies[0]?.number ?? 1);
+}
+
+/** A ply's move in the usual notation: `6. Bc4`, `11... Nbd7`. */
+export function moveLabel(ply: PlyData): string {
+  const move = Math.ceil(ply.number / 2);
+  return ply.color === 'WHITE' ? `${move}. ${ply.san}` : `${move}... ${ply.san}`;
+}
+
+/** A piece in words: `White bishop from f1`. */
+export function pieceName(journey: JourneyData): string {
+  const color = journey.color === 'WHITE' ? 'White' : 'Black';
+  return `${color} ${journey.role.toLowerCase()} from ${journey.squares[0]}`;
+}
+
+/** `n move` or `n moves`. */
+function moves(n: number): string {
+  return `${n} move${n === 1 ? '' : 's'}`;
+}
+
+/** What a route's distance says of the moves used: `used 3 moves, the shortest path was 2: a detour`. */
+export function verdict(used: number, distance: number | null): string {
+  if (distance === null) return `used ${moves(used)}; no path led there on the position before: the way opened later`;
+  if (distance < used) return `used ${moves(used)}, the shortest path was ${distance}: a detour`;
+  if (distance === used) return `used ${moves(used)}, the shortest path was ${distance} too: no detour`;
+  return `used ${moves(used)}, the shortest path was ${distance} on the position before: the way opened later`;
+}
+
+/** A tag's value, or '' when the game has no such tag (or only PGN's `?` for unknown). */
+export function tag(game: GameData, name: string): string {
+  const value = game.tags.find((t) => t.name === name)?.value ?? '';
+  return value === '?' ? '' : value;
+}
+
+/** A title for the game: `White – Black, Event`, else its length. */
+export function gameTitle(game: GameData): string {
+  const players = [tag(game, 'White'), tag(game, 'Black')].filter(Boolean).join(' – ');
+  const event = tag(game, 'Event');
+  const title = [players, event].filter(Boolean).join(', ');
+  return title || `Game of ${game.plies.length} plies`;
+}
+
+/** A PGN text of a game as the API answers it (tags, start position, moves, result): to save it again. */
+export function pgnOf(game: GameData): string {
+  const lines = game.tags.map((t) => `[${t.name} "${t.value.replace(/["\\]/g, '\\$&')}"]`);
+  if (game.start.fen !== STANDARD_START && !game.tags.some((t) => t.name === 'FEN')) {
+    lines.push('[SetUp "1"]', `[FEN "${game.start.fen}"]`);
+  }
+  const words = game.plies.map((p, i) => (p.color === 'WHITE' || i === 0 ? moveLabel(p) : p.san));
+  return `${lines.join('\n')}${lines.length ? '\n\n' : ''}${[...words, game.result].join(' ')}\n`;
+}
+
+/** The FEN after `ply` plies (0: the start). */
+export function fenAfter(game: GameData, ply: number): string {
+  return ply === 0 ? game.start.fen : game.plies[ply - 1].position.fen;
+}
+
+/** The board after `ply` plies: its pieces, the last move, the chosen piece's journey and a route's layers. */
+export function gameBoard(game: GameData, ply: number, chosen: JourneyData | null, route: Result | null): BoardView {
+  const last = game.plies[ply - 1];
+  const view: BoardView = {
+    files: 8,
+    ranks: 8,
+    sources: route?.sources.squares ?? [],
+    targets: route?.targets.squares ?? [],
+    obstacles: [],
+    steps: new Map(),
+    path: new Set(route?.path?.squares ?? []),
+    pieces: new Map(parseFen(fenAfter(game, ply)).pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
+    moved: last ? [last.from, last.to] : [],
+  };
+  route?.layers.forEach((layer, step) => {
+    for (const square of layer.squares) view.steps.set(square, step);
+  });
+  if (chosen) {
+    const visits = new Map<string, number[]>();
+    chosen.squares.forEach((square, k) => {
+      visits.set(square, [...(visits.get(square) ?? []), k]);
+    });
+    view.visits = visits;
+    view.selected = standing(chosen, game, ply) ?? undefined;
+  }
+  return view;
+}

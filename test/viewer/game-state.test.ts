@@ -1,0 +1,106 @@
+/**
+ * The viewer's game arithmetic (src/viewer/game-state.ts), without a browser: the URL hash round
+ * trip, where each piece stands after a ply (checked against every FEN of the game), move labels,
+ * the route verdicts, and the PGN the viewer writes to save an opened game again, read back by
+ * the engine's own reader into the same game (a game from a FEN at Black's move too).
+ */
+import { describe, expect, it } from 'vitest';
+import { parseFen } from '../../src/engine/fen.js';
+import { readGame } from '../../src/engine/game.js';
+import type { GameData } from '../../src/viewer/api.js';
+import {
+  gameBoard,
+  gameTitle,
+  hashFromSpot,
+  journeyOn,
+  moveLabel,
+  pgnOf,
+  spotFromHash,
+  standing,
+  verdict,
+} from '../../src/viewer/game-state.js';
+
+const OPERA = `[Event "Paris"]
+[White "Paul Morphy"]
+[Black "Duke Karl / Count \\"Isouard\\""]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5
+10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8
+17. Rd8# 1-0`;
+
+/** A game read by the engine, in the shape the viewer asks the API for. */
+function gameData(pgn: string): GameData {
+  const game = readGame(pgn);
+  return {
+    tags: game.tags,
+    start: { fen: game.startFen },
+    result: game.result,
+    plies: game.plies.map(({ fen, ...ply }) => ({ ...ply, position: { fen } })),
+    journeys: game.journeys.map(({ promotedAtMove: _, ...journey }) => journey),
+  };
+}
+
+describe('viewer game state', () => {
+  const opera = gameData(OPERA);
+
+  it('keeps the spot in the hash, and only a game spot', () => {
+    const spot = { analysis: 'a-1', ply: 10, piece: 'f1', route: [1, 3] as [number, number] };
+    expect(hashFromSpot(spot)).toBe('#analysis=a-1&ply=10&piece=f1&route=1-3');
+    expect(spotFromHash(hashFromSpot(spot))).toEqual(spot);
+    expect(spotFromHash('#ply=0')).toEqual({ analysis: null, ply: 0, piece: null, route: null });
+    expect(hashFromSpot({ analysis: null, ply: 3, piece: null, route: [1, 2] })).toBe('#ply=3');
+    for (const hash of ['', '#', '#piece=f1', '#ply=-1', '#ply=x', '#ply=1.5']) expect(spotFromHash(hash)).toBeNull();
+    expect(spotFromHash('#ply=2&piece=z9&route=a-b')).toEqual({ analysis: null, ply: 2, piece: null, route: null });
+  });
+
+  it('finds every piece where each FEN of the game puts it', () => {
+    const fens = [opera.start.fen, ...opera.plies.map((p) => p.position.fen)];
+    fens.forEach((fen, ply) => {
+      const onBoard = parseFen(fen).pieces.map((p) => p.square);
+      const standingThere = opera.journeys
+        .map((j) => standing(j, opera, ply))
+        .filter((s): s is string => s !== null)
+        .sort();
+      expect(standingThere).toEqual([...onBoard].sort());
+      for (const square of onBoard) {
+        const j = opera.journeys[journeyOn(opera, square, ply)];
+        const piece = parseFen(fen).pieces.find((p) => p.square === square);
+        expect([j.color, j.promotedTo ?? j.role]).toEqual([piece?.color, piece?.role]);
+      }
+    });
+    expect(journeyOn(opera, 'e4', 0)).toBe(-1);
+  });
+
+  it('draws the board after a ply: pieces, the last move, the journey in order', () => {
+    const bishop = opera.journeys.find((j) => j.squares[0] === 'f1') ?? null;
+    const view = gameBoard(opera, 21, bishop, null);
+    expect(view.moved).toEqual(['c4', 'b5']);
+    expect(view.pieces.get('b5')).toBe('B');
+    expect(view.selected).toBe('b5');
+    expect(Object.fromEntries(view.visits ?? [])).toEqual({ f1: [0], c4: [1], b5: [2], d7: [3] });
+    expect(gameBoard(opera, 33, bishop, null).selected).toBeUndefined();
+  });
+
+  it('names moves and verdicts', () => {
+    expect(moveLabel(opera.plies[10])).toBe('6. Bc4');
+    expect(moveLabel(opera.plies[21])).toBe('11... Nbd7');
+    expect(verdict(3, 2)).toBe('used 3 moves, the shortest path was 2: a detour');
+    expect(verdict(1, 1)).toBe('used 1 move, the shortest path was 1 too: no detour');
+    expect(verdict(2, 5)).toMatch(/^used 2 moves, the shortest path was 5 on the position before/);
+    expect(verdict(2, null)).toMatch(/^used 2 moves; no path/);
+    expect(gameTitle(opera)).toBe('Paul Morphy – Duke Karl / Count "Isouard", Paris');
+  });
+
+  it('writes a PGN the engine reads back into the same game', () => {
+    expect(gameData(pgnOf(opera))).toEqual(opera);
+    const fromFen = gameData('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 17"]\n\n17... Kd7 18. e4 Ke6 *');
+    expect(fromFen.plies[0].number).toBe(34);
+    expect(moveLabel(fromFen.plies[0])).toBe('17... Kd7');
+    expect(gameData(pgnOf(fromFen))).toEqual(fromFen);
+    const noTags = gameData('1. e4 e5 *');
+    expect(pgnOf({ ...noTags, start: { fen: fromFen.start.fen } })).toContain(
+      '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 17"]',
+    );
+  });
+});
