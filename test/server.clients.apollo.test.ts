@@ -32,6 +32,14 @@ import {
   useServerWithDatabase,
 } from './support/client-fixtures.js';
 
+/**
+ * Resolves once the clock reads later than `ms`. Analyses are listed by creation time (in ms),
+ * ties by their random id: saves a test lists in order must not share a millisecond.
+ */
+async function clockPast(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 const served = useServerWithDatabase();
 
 // ---------------------------------------------------------------------------------------------
@@ -245,6 +253,7 @@ describe('Apollo Client HttpLink with useGETForQueries', () => {
         variables: { input: { title: `${tag} ${n}`, queries: [ROOK] } },
       });
       ids.push(saved.data.saveAnalysis.analysis.id);
+      await clockPast(Date.now());
     }
     // Ours, newest first: saved 1, 2, 3, so listed 3, 2, 1.
     const listed = await expectAnalysesNewestFirst(tag, async (after) => {
@@ -258,15 +267,19 @@ describe('Apollo Client HttpLink with useGETForQueries', () => {
 });
 
 describe('Apollo Client BatchHttpLink', () => {
-  function batchClient(): { apollo: ApolloClient; log: RecordedRequest[] } {
+  /**
+   * A client whose batch is sent as soon as it holds `size` operations: the operations started
+   * together share one request by count, not by arriving within a time window. (The interval, far
+   * longer than any test, only sends a batch left short, which then fails the test's count.)
+   */
+  function batchClient(size: number): { apollo: ApolloClient; log: RecordedRequest[] } {
     const { url, fetch, log } = served.connect();
-    // A generous interval so the operations started together surely share one request.
-    const link = new BatchHttpLink({ uri: url, batchMax: 10, batchInterval: 50, fetch });
+    const link = new BatchHttpLink({ uri: url, batchMax: size, batchInterval: 120_000, fetch });
     return { apollo: client(link), log };
   }
 
   it('sends operations started together as one POST with a JSON array body, each answered', async () => {
-    const { apollo, log } = batchClient();
+    const { apollo, log } = batchClient(3);
     const [knight, rook, seed] = await Promise.all(
       [KNIGHT, ROOK, SEED].map((query) =>
         apollo.query<{ shortestPaths: Answer }>({ query: SHORTEST, variables: { query } }),
@@ -290,7 +303,7 @@ describe('Apollo Client BatchHttpLink', () => {
   it('runs a mutation batched with a query every time, even when the same batch is sent twice', async () => {
     // The server replays the answers of repeated POST bodies made only of hot path results; a
     // batch holding a mutation must never be one of them, or the second save would not happen.
-    const { apollo, log } = batchClient();
+    const { apollo, log } = batchClient(2);
     const title = `apollo: batched save ${Math.random().toString(36).slice(2)}`;
     const send = () =>
       Promise.all([
@@ -325,7 +338,7 @@ describe('Apollo Client BatchHttpLink', () => {
   });
 
   it('answers the other members of a batch when one is bad', async () => {
-    const { apollo, log } = batchClient();
+    const { apollo, log } = batchClient(3);
     const [good, bad, other] = await Promise.all([
       apollo.query<{ shortestPaths: Answer | null }>({ query: SHORTEST, variables: { query: BLOCKED_KNIGHT } }),
       apollo.query<{ shortestPaths: Answer | null }>({

@@ -25,6 +25,14 @@ import {
   useServerWithDatabase,
 } from './support/client-fixtures.js';
 
+/**
+ * Resolves once the clock reads later than `ms`. Analyses are listed by creation time (in ms),
+ * ties by their random id: saves a test lists in order must not share a millisecond.
+ */
+async function clockPast(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 const served = useServerWithDatabase();
 
 // ---------------------------------------------------------------------------------------------
@@ -198,6 +206,7 @@ describe.each<Method>(['POST', 'GET'])('graphql-request GraphQLClient with metho
     const tag = `graphql-request-${method}-${Math.random().toString(36).slice(2)}`;
     for (const n of [1, 2, 3]) {
       await client.request(SAVE, { input: { title: `${tag} ${n}`, queries: [SEED] } });
+      await clockPast(Date.now());
     }
     await expectAnalysesNewestFirst(tag, async (after) => {
       const page: { analyses: any } = await client.request(ANALYSES_PAGE, { first: 2, after });

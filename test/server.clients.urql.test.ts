@@ -27,6 +27,14 @@ import {
   useServerWithDatabase,
 } from './support/client-fixtures.js';
 
+/**
+ * Resolves once the clock reads later than `ms`. Analyses are listed by creation time (in ms),
+ * ties by their random id: saves a test lists in order must not share a millisecond.
+ */
+async function clockPast(ms: number): Promise<void> {
+  while (Date.now() <= ms) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
 const served = useServerWithDatabase();
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +230,7 @@ describe('urql Client with cacheExchange and fetchExchange', () => {
     for (const n of [1, 2, 3]) {
       const saved = await client.mutation(SAVE, { input: { title: `${tag} ${n}`, queries: [KNIGHT] } }).toPromise();
       expect(saved.error).toBeUndefined();
+      await clockPast(Date.now());
     }
     await expectAnalysesNewestFirst(tag, async (after) => {
       const page: OperationResult<{ analyses: AnalysesPage }> = await client

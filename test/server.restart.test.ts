@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { squareName } from '../src/engine/index.js';
 import { startServer } from '../src/server.js';
@@ -55,6 +55,12 @@ async function metric(url: string, name: string): Promise<number> {
 
 const withoutCached = (answers: Answer[]) => answers.map(({ cached: _cached, ...rest }) => rest);
 
+/**
+ * Longer than any test here may take: shutdown must write everything queued, and a loaded machine
+ * must not turn that into "what fits in the time left" (the default 10 s).
+ */
+const SHUTDOWN_TIMEOUT_MS = '60000';
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'chess-paths-restart-'));
@@ -68,6 +74,7 @@ describe('the cache survives a restart', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       DATABASE_URL: `file:${join(dir, 'cache.db')}`,
+      SHUTDOWN_TIMEOUT_MS,
     });
     const q = queries(300);
 
@@ -91,7 +98,7 @@ describe('the cache survives a restart', () => {
     }
   });
 
-  it('as child processes stopped with SIGTERM right after answering', async () => {
+  it('as child processes stopped with SIGTERM right after answering', { timeout: 240_000 }, async () => {
     const databaseUrl = `file:${join(dir, 'child.db')}`;
     const q = queries(500); // five cache writes of 100, resting between them unless shutting down
 
@@ -116,7 +123,14 @@ describe('the cache survives a restart', () => {
 /** `src/server.ts` as a child process on `databaseUrl`, once /health is 200. */
 async function startChild(databaseUrl: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATABASE_URL: databaseUrl },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: databaseUrl,
+      SHUTDOWN_TIMEOUT_MS,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -130,14 +144,18 @@ async function startChild(databaseUrl: string) {
     });
     void exited.then((code) => reject(new Error(`exited early with ${code}: ${log}`)));
   });
-  for (let i = 0; i < 200 && (await fetch(`${url}/health`)).status !== 200; i++)
-    await new Promise((r) => setTimeout(r, 25));
+  // Until the database is open (a batch asked earlier would not be cached): a condition, not a delay.
+  await vi.waitFor(async () => expect((await fetch(`${url}/health`)).status).toBe(200), {
+    timeout: 30_000,
+    interval: 25,
+  });
   return {
     url,
     log: () => log,
     stop: async () => {
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      // Past the shutdown timeout: only a hung shutdown is killed (and then fails the test: exit null).
+      const timer = setTimeout(() => child.kill('SIGKILL'), Number(SHUTDOWN_TIMEOUT_MS) + 10_000);
       try {
         return await exited;
       } finally {

@@ -6,23 +6,25 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import type { Store, StoredResult } from '../src/store/types.js';
 import { startTestServer, sumMetric, type TestServer } from './support/test-server.js';
 
-/** A store double: no cache hits, a switchable health, a slow lookup when asked. */
-function fakeStore(options: { healthy?: () => boolean; lookupDelayMs?: number } = {}) {
+/** A store double: no cache hits, a switchable health, a lookup that waits for `lookup()` when given. */
+function fakeStore(options: { healthy?: () => boolean; lookup?: () => Promise<void> } = {}) {
   const events: string[] = [];
   const store: Store = {
     cache: {
       async getMany(problems) {
         events.push('getMany');
-        if (options.lookupDelayMs) await new Promise((r) => setTimeout(r, options.lookupDelayMs));
+        await options.lookup?.();
         return problems.map(() => undefined);
       },
       async putMany(rows: readonly StoredResult[]) {
@@ -53,6 +55,18 @@ const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8
 async function health(url: string) {
   const res = await fetch(`${url}/health`);
   return { status: res.status, body: await res.json() };
+}
+
+/** Whether a new TCP connection to the server's port is accepted (a fresh one, never a pooled one). */
+function accepts(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 describe('/health', () => {
@@ -96,9 +110,10 @@ describe('/health', () => {
         openStore: () => new Promise<Store>(() => {}),
       },
     );
-    const started = Date.now();
-    await server.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    // A close waiting for the store would never end; giving up after SHUTDOWN_TIMEOUT_MS (100 ms)
+    // ends it at once: 15 s is only how long to wait before calling it hung, however busy the machine.
+    const hung = sleep(15_000, 'hung', { ref: false });
+    expect(await Promise.race([server.close().then(() => 'closed'), hung])).toBe('closed');
   });
 
   it('reports a database that failed to open as degraded, and keeps answering path questions', async () => {
@@ -164,11 +179,30 @@ describe('/metrics', () => {
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, refuses new connections, then closes the database', async () => {
-    const { store, events } = fakeStore({ lookupDelayMs: 400 });
-    const t = await startTestServer({ deps: { openStore: async () => store } });
+    // The request is held in its cache lookup until the server is seen closing: no guess at timing.
+    let release!: () => void;
+    let lookupStarted!: () => void;
+    const inLookup = new Promise<void>((resolve) => (lookupStarted = resolve));
+    const { store, events } = fakeStore({
+      lookup: () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+          lookupStarted();
+        }),
+    });
+    // A grace period far longer than the test: the request must finish, never be cut off. No
+    // worker pool: a close() that did not wait for the request would reach the store at once.
+    const t = await startTestServer({
+      env: { SHUTDOWN_TIMEOUT_MS: '120000' },
+      deps: { openStore: async () => store, workers: false },
+    });
     const inFlight = t.gql(SEED);
-    await new Promise((r) => setTimeout(r, 100));
+    await inLookup;
     const closing = t.server.close();
+    // New connections are refused while the request is still in flight, and the store stays open.
+    await vi.waitFor(async () => expect(await accepts(t.url)).toBe(false), { timeout: 30_000, interval: 20 });
+    expect(events).toEqual(['getMany']);
+    release();
     const answered = await inFlight;
     expect(answered.status).toBe(200);
     expect(answered.body.data.shortestPaths.distance).toBe(4);
@@ -311,7 +345,9 @@ describe('configuration', () => {
 });
 
 describe('the entry point', () => {
-  it('starts from the environment, serves, and exits 0 on SIGTERM after closing the database', async () => {
+  it('starts from the environment, serves, and exits 0 on SIGTERM after closing the database', {
+    timeout: 150_000,
+  }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chess-paths-main-'));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
@@ -333,8 +369,11 @@ describe('the entry point', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited early with ${code}: ${log}`)));
       });
-      for (let i = 0; i < 100 && (await fetch(`${url}/health`)).status !== 200; i++)
-        await new Promise((r) => setTimeout(r, 50));
+      // Until the database is open: a condition, however long the machine takes (within 30 s).
+      await vi.waitFor(async () => expect((await fetch(`${url}/health`)).status).toBe(200), {
+        timeout: 30_000,
+        interval: 50,
+      });
       const res = await fetch(`${url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

@@ -121,8 +121,11 @@ async function scenario(url: string): Promise<void> {
   await third.stop();
 }
 
+/** Three starts of the server and a few requests: about 10 s, a few minutes on a very busy machine. */
+const SCENARIO_TIMEOUT_MS = 300_000;
+
 describe('a save killed before its answer is read, retried with its key', () => {
-  it('is stored once on SQLite', async () => {
+  it('is stored once on SQLite', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chess-paths-idempotent-'));
     try {
       await scenario(`file:${join(dir, 'saves.db')}`);
@@ -131,7 +134,7 @@ describe('a save killed before its answer is read, retried with its key', () => 
     }
   });
 
-  it.skipIf(skipPostgres)('is stored once on PostgreSQL', async () => {
+  it.skipIf(skipPostgres)('is stored once on PostgreSQL', { timeout: SCENARIO_TIMEOUT_MS }, async () => {
     let database: TestDatabase | undefined;
     try {
       database = await createTestDatabase();

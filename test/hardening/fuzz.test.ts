@@ -128,12 +128,16 @@ function sendOversize(c: Case, body: Buffer): Promise<Reply> {
   const started = performance.now();
   return new Promise((resolveReply) => {
     let settled = false;
+    let failure: string | undefined;
+    let answered = false;
     const settle = (reply: Reply) => {
       if (!settled) {
         settled = true;
         resolveReply(reply);
       }
     };
+    const noAnswer = (why: string) =>
+      settle({ status: 0, contentType: '', text: '', ms: performance.now() - started, failure: why });
     const req = request(
       `${server.url}${c.path ?? '/graphql'}`,
       {
@@ -142,6 +146,7 @@ function sendOversize(c: Case, body: Buffer): Promise<Reply> {
         timeout: REQUEST_TIMEOUT_MS,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
@@ -154,18 +159,19 @@ function sendOversize(c: Case, body: Buffer): Promise<Reply> {
             ),
           ),
         );
-        res.on('error', (err) =>
-          settle({ status: 0, contentType: '', text: '', ms: performance.now() - started, failure: err.message }),
-        );
+        res.on('error', (err) => noAnswer(err.message));
+        // After 'end' when the answer is whole; otherwise it was cut off.
+        res.on('close', () => noAnswer(failure ?? 'answer cut off'));
       },
     );
     req.on('timeout', () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
+    // A write error decides nothing by itself: the answer may have arrived before it (its events
+    // settle the reply), and the connection's close says whether one can still come.
     req.on('error', (err) => {
-      // A write error after the answer's headers: wait for the answer's end.
-      setTimeout(
-        () => settle({ status: 0, contentType: '', text: '', ms: performance.now() - started, failure: err.message }),
-        1000,
-      );
+      failure = err.message;
+    });
+    req.on('close', () => {
+      if (!answered) noAnswer(failure ?? 'closed without an answer');
     });
     req.end(body);
   });

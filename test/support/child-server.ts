@@ -6,12 +6,13 @@
  *
  * By default the TypeScript source runs through tsx (`node --import tsx src/server.ts`), the code
  * the in-process tests exercise too; `HARDENING_ENTRY=dist` runs the built `dist/server.js`
- * instead (`npm test` builds first). A free loopback port is picked here (so any LOG_LEVEL works),
- * then `/health` is polled until it answers 200.
+ * instead (`npm test` builds first). The child binds port 0 (the kernel picks a free port, so no
+ * other process can take it between a choice and the bind); its port is read from its "listening"
+ * log line when LOG_LEVEL shows it, otherwise from /proc (the socket it listens on), so any
+ * LOG_LEVEL works. Then `/health` is polled until it answers 200.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,7 +48,10 @@ export interface ChildOptions {
   env?: Record<string, string>;
   /** Extra node options, e.g. `--max-old-space-size=512`. */
   nodeArgs?: string[];
-  /** How long to wait for the URL and a 200 from /health. */
+  /**
+   * How long to wait for the port and a 200 from /health (default 120 s: a start takes about 2 s on
+   * an idle machine and can take 30 s on a very busy one; this bounds only a start that hangs).
+   */
   startTimeoutMs?: number;
 }
 
@@ -77,22 +81,52 @@ export function serverArgs(): string[] {
   return ['--import', 'tsx', join(ROOT, 'src', 'server.ts')];
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolvePort(port));
-    });
-  });
+/**
+ * The TCP ports process `pid` listens on at 127.0.0.1, from /proc (Linux): the inodes of its
+ * sockets (/proc/<pid>/fd) matched with the listening sockets of /proc/net/tcp. Undefined when
+ * /proc cannot tell (not Linux, or the process is gone).
+ */
+export function listeningPorts(pid: number): number[] | undefined {
+  const inodes = new Set<string>();
+  let table: string;
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target = '';
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue; // closed meanwhile
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    }
+    table = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const ports: number[] = [];
+  // sl local_address rem_address st ... inode: 127.0.0.1 is 0100007F, LISTEN is 0A.
+  for (const line of table.split('\n').slice(1)) {
+    const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+    if (state === '0A' && local?.startsWith('0100007F:') && inodes.has(inode))
+      ports.push(Number.parseInt(local.slice(9), 16));
+  }
+  return ports;
+}
+
+/** The port the child listens on, once it does: from its "listening" log line, else from /proc. */
+function childPort(pid: number, log: string): number | undefined {
+  const line = log.split('\n').find((l) => l.includes('"msg":"chess-paths listening"'));
+  const logged = line && /"url":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(line);
+  if (logged) return Number(logged[1]);
+  const ports = listeningPorts(pid);
+  if (ports === undefined && !existsSync('/proc/self/fd'))
+    throw new Error('cannot tell which port the child listens on: no /proc here; set LOG_LEVEL=info for the child');
+  return ports?.[0];
 }
 
 /** Starts the server in a child process and waits until /health is 200. */
 export async function startChildServer(options: ChildOptions = {}): Promise<ChildServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs()], {
     cwd: ROOT,
     env: {
@@ -100,7 +134,7 @@ export async function startChildServer(options: ChildOptions = {}): Promise<Chil
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       ...options.env,
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -135,9 +169,18 @@ export async function startChildServer(options: ChildOptions = {}): Promise<Chil
     }
   };
 
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timeoutMs = options.startTimeoutMs ?? 120_000;
   const deadline = Date.now() + timeoutMs;
   try {
+    let port: number | undefined;
+    for (;;) {
+      port = childPort(child.pid!, log);
+      if (port !== undefined) break;
+      if (!alive()) throw new Error(`server exited while starting: ${log.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`no listening port within ${timeoutMs} ms: ${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const url = `http://127.0.0.1:${port}`;
     for (;;) {
       const status = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).then(
         (r) => r.status,

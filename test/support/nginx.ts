@@ -10,8 +10,8 @@
  * was not used).
  *
  * Each nginx gets a fresh temporary directory for its configuration, cache, temp files, error log
- * and pid file, and its own free port on 127.0.0.1, so it never touches the system's nginx, its
- * port 80 or /var. A missing nginx is an error, not a reason to skip: `.ci/run` installs it.
+ * and pid file, and its own free port on 127.0.0.1 (picked again if another process takes it
+ * first), so it never touches the system's nginx, its port 80 or /var. A missing nginx is an error, not a reason to skip: `.ci/run` installs it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { listeningPorts } from './child-server.js';
 
 /** Debian's nginx binary. */
 export const NGINX = '/usr/sbin/nginx';
@@ -59,9 +60,30 @@ export interface CachingProxy {
 /** How long nginx may take to start answering before the start counts as failed. */
 const START_TIMEOUT_MS = 15_000;
 
-/** Starts nginx in a fresh temporary directory on a free port and waits until the port answers. */
+/** How many ports `startNginx` tries when the one it picked was taken before nginx could bind it. */
+const PORT_ATTEMPTS = 5;
+
+/**
+ * Starts nginx in a fresh temporary directory and waits until it listens. nginx cannot bind port 0
+ * and report the port, so a free port is picked first; should another process take it before nginx
+ * binds it ("Address already in use"), nginx is started again on another one.
+ */
 export async function startNginx(options: NginxOptions): Promise<Nginx> {
   if (!existsSync(NGINX)) throw new Error('nginx is not installed: apt-get install nginx (bash .ci/run installs it)');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startNginxOnce(options);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= PORT_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** nginx could not bind the port picked for it: another process took it first. */
+class PortTakenError extends Error {}
+
+/** One attempt of `startNginx` on one picked port. */
+async function startNginxOnce(options: NginxOptions): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), `chess-paths-${options.name ?? 'nginx'}-`));
   const log = join(dir, 'error.log');
   try {
@@ -84,10 +106,13 @@ export async function startNginx(options: NginxOptions): Promise<Nginx> {
     });
     const errorLog = () => readFile(log, 'utf8').catch(() => '');
     try {
-      await waitForPort(port, exited);
+      await waitForListening(child, port, exited, () => stderr);
     } catch (err) {
       await kill(child, exited);
-      throw new Error(`nginx did not start: ${(err as Error).message}\n${stderr}${await errorLog()}`);
+      const why = `${stderr}${await errorLog()}`;
+      // nginx tries a taken port a few times, then exits saying so.
+      if (/Address already in use/.test(why)) throw new PortTakenError(`port ${port} was taken: ${why}`);
+      throw new Error(`nginx did not start: ${(err as Error).message}\n${why}`);
     }
     return {
       url: `http://127.0.0.1:${port}`,
@@ -172,14 +197,29 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once 127.0.0.1:`port` accepts a connection; rejects if nginx exits or takes too long. */
-async function waitForPort(port: number, exited: Promise<number | null>): Promise<void> {
+/**
+ * Resolves once nginx itself listens on 127.0.0.1:`port`: its master process holds the listening
+ * socket (/proc), not merely some process answering there (the port may have been taken by
+ * another, while nginx retries the bind). Where /proc cannot tell, a connection that succeeds
+ * while nginx still runs is taken as its. Rejects if nginx exits or takes too long.
+ */
+async function waitForListening(
+  child: ChildProcess,
+  port: number,
+  exited: Promise<number | null>,
+  stderr: () => string,
+): Promise<void> {
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (true) {
     if (exitCode !== undefined) throw new Error(`it exited with code ${exitCode}`);
-    if (await canConnect(port)) return;
+    // While nginx retries a taken port it says so at once: no need to wait for its exit.
+    if (/Address already in use/.test(stderr())) throw new Error('the port was taken');
+    const ports = child.pid === undefined ? [] : listeningPorts(child.pid);
+    if (ports ? ports.includes(port) : await canConnect(port)) {
+      if (exitCode === undefined) return;
+    }
     if (Date.now() > deadline) throw new Error(`port ${port} did not answer within ${START_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

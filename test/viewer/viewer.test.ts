@@ -22,6 +22,12 @@ const SEED = solve({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] });
 /** The button of a square. */
 const square = (page: Page, name: string) => page.locator(`#board button[data-square="${name}"]`);
 
+/**
+ * How long a poll waits for the page to show something: a request to the server and a render, which
+ * a loaded machine can stretch far past expect.poll's default of one second.
+ */
+const SHOWN = { timeout: 15_000 };
+
 /** The path count the page shows, without its digit grouping. */
 const shownCount = async (page: Page) => (await page.locator('.path-count').innerText()).replace(/,/g, '');
 
@@ -67,7 +73,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     await square(page, 'h8').click();
 
     // The numbers and the step marks, as the library says.
-    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
     expect(await shownCount(page)).toBe(String(SEED.pathCount));
     const marked = await page
       .locator('#board button[data-step]')
@@ -95,12 +101,12 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     // Every shortest path, three at a time.
     await page.selectOption('#page-size', '3');
     // The old page stays on screen, marked busy, until the new one arrives: wait for that.
-    await expect.poll(() => page.locator('.page-status').innerText()).toMatch(/^1–3 of /);
+    await expect.poll(() => page.locator('.page-status').innerText(), SHOWN).toMatch(/^1–3 of /);
     expect(await page.locator('.page-body').getAttribute('aria-busy')).toBeNull();
     const seen: string[][] = [];
     let first: string[] | null = null;
     for (;;) {
-      await expect.poll(() => page.locator('.path-list li').count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.path-list li').count(), SHOWN).toBeGreaterThan(0);
       const status = await page.locator('.page-status').innerText();
       const items = await page.locator('.path-list li').allInnerTexts();
       if (first === null) first = items;
@@ -109,7 +115,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
       const next = page.locator('.next-page');
       if (await next.isDisabled()) break;
       await next.click();
-      await expect.poll(() => page.locator('.page-status').innerText()).not.toBe(status);
+      await expect.poll(() => page.locator('.page-status').innerText(), SHOWN).not.toBe(status);
     }
     const all = seen.flat();
     expect(seen.length).toBeGreaterThan(1);
@@ -125,26 +131,26 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     await page.keyboard.press('ArrowUp');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('f5');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('.distance').innerText()).toBe('1');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('1');
     expect(await square(page, 'f5').getAttribute('class')).toContain('target');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('f5');
     await page.screenshot({ path: `${ARTIFACTS}/viewer-keyboard.png` });
     await page.goBack();
-    await expect.poll(() => page.locator('.distance').innerText()).toBe('4');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
     await page.goForward();
-    await expect.poll(() => page.locator('.distance').innerText()).toBe('1');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('1');
     await page.goBack();
-    await expect.poll(() => page.locator('.distance').innerText()).toBe('4');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
 
     // Save, reload an empty page, and open it from the list.
     await page.fill('#analysis-title', 'Seed king');
     await page.click('#save-analysis');
-    await expect.poll(() => page.inputValue('#edit-token'), { timeout: 15_000 }).toMatch(/\S{16,}/);
+    await expect.poll(() => page.inputValue('#edit-token'), SHOWN).toMatch(/\S{16,}/);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-saved.png`, fullPage: true });
     await page.goto(`${t.url}/`, { waitUntil: 'load' });
     expect(await page.locator('#board button[data-step]').count()).toBe(0);
     await page.locator('.open-analysis', { hasText: 'Seed king' }).click();
-    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
     expect(await shownCount(page)).toBe(String(SEED.pathCount));
     expect(new URL(page.url()).search).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
     expect(await square(page, 'e4').getAttribute('class')).toContain('source');
@@ -154,14 +160,14 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     await page.fill('#fen', 'not a fen');
     await page.press('#fen', 'Tab');
     const fenError = page.locator('.fen-field #fen-error');
-    await expect.poll(() => fenError.innerText(), { timeout: 15_000 }).toMatch(/\S/);
+    await expect.poll(() => fenError.innerText(), SHOWN).toMatch(/\S/);
     expect(await page.locator('#error').innerText()).toBe('');
     await page.screenshot({ path: `${ARTIFACTS}/viewer-bad-fen.png` });
 
     // A phone-width window: the board scales, nothing scrolls sideways.
     await page.goto(`${t.url}/?piece=KING&board=8x8&from=e4&to=a1,h8`, { waitUntil: 'load' });
     await page.setViewportSize({ width: 375, height: 800 });
-    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe('4');
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
     const widths = await page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       client: document.documentElement.clientWidth,
@@ -181,7 +187,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     const fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
     const want = solve({ piece: 'KNIGHT', from: ['g1'], to: ['e5'], fen });
     await page.goto(`${t.url}/?fen=${encodeURIComponent(fen)}&board=8x8&from=g1&to=e5`, { waitUntil: 'load' });
-    await expect.poll(() => page.locator('.distance').innerText(), { timeout: 15_000 }).toBe(String(want.distance));
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(want.distance));
     expect(await shownCount(page)).toBe(String(want.pathCount));
     expect(await square(page, 'g1').innerText()).toContain('N');
     expect(await page.locator('#piece').isDisabled()).toBe(true);
