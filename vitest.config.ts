@@ -12,6 +12,7 @@ const UNIT = [
   'test/support/**/*.test.ts',
   'test/store/**/*.test.ts',
   'test/graphql/cost.test.ts',
+  'test/graphql/cost-inputs.test.ts',
   'test/graphql/cache-writer.test.ts',
   'test/graphql/work/dispatch.test.ts',
 ];

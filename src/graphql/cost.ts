@@ -36,6 +36,10 @@
  *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
  *   a few elements a square); `paths` its page size (first, default
  *   10); `Position.paths(avoidAttacked: true)` 1;
+ * - a picture of a position (`overlay { svg }` under a question with a FEN or `Position.paths`)
+ *   adds `cost-inputs.ts`'s piece units: 64 squares of work a piece drawn, over the board;
+ * - `game(pgn)` adds its half-moves (counted in its text, at most MAX_PLIES) x PLY_WEIGHT, its
+ *   `plies` list counts that many and `journeys` 64, `Journey.route` is a question on 8 x 8;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
  * A request is heavy when work > HEAVY_WORK.
  */
@@ -49,6 +53,7 @@ import type {
 } from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../config.js';
+import { GAME_PIECE_UNITS, MAX_PIECES, pieceUnits, pliesIn } from './cost-inputs.js';
 import { PLY_WEIGHT } from './game-cache.js';
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
@@ -111,6 +116,8 @@ interface Scope {
   board: number;
   /** Half-moves of the enclosing game (an estimate from its text, at most MAX_PLIES). */
   plies: number;
+  /** Work units a question's SVG adds for the pieces of its position (FEN), per board square. */
+  pieceUnits: number;
 }
 
 /** A selection's cost, work, and work units per question (those only count beneath a path result). */
@@ -158,6 +165,7 @@ export function operationCost(args: OperationCostArgs): OperationCost {
     squares: limits.maxBatchSize * unknown,
     board: DEFAULT_BOARD_SQUARES,
     plies: limits.maxPlies,
+    pieceUnits: 0,
   };
   const { cost, work } = selections(
     operation.selectionSet,
@@ -197,7 +205,7 @@ function selection(node: SelectionNode, parent: SchemaType | undefined, scope: S
   const name = node.name.value;
   const fragment = walk.fragments.get(name);
   if (!fragment || walk.active.has(name)) return { cost: SCALAR_COST, work: 0, units: 0 };
-  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}`;
+  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}|${scope.pieceUnits}`;
   let t = walk.memo.get(key);
   if (!t) {
     walk.active.add(name);
@@ -219,7 +227,10 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   const name = node.name.value;
   if (name === '__schema') return { cost: 0, work: 0, units: 0 };
   const key = `${parent?.name}.${name}`;
-  if (!node.selectionSet) return { cost: SCALAR_COST, work: 0, units: UNITS[key] ?? 0 };
+  if (!node.selectionSet) {
+    const pieces = key === 'Overlay.svg' ? scope.pieceUnits : 0;
+    return { cost: SCALAR_COST, work: 0, units: (UNITS[key] ?? 0) + pieces };
+  }
   const { limits } = walk;
   const definition = parent?.getFields?.()[name];
   const type = namedType(definition?.type);
@@ -229,18 +240,24 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   let prepared = 0;
   let inner = scope;
   switch (key) {
-    case 'Query.shortestPaths':
-      squares = querySquares(argument(node, 'query', walk), limits);
+    case 'Query.shortestPaths': {
+      const query = argument(node, 'query', walk);
+      squares = querySquares(query, limits);
+      inner = { ...scope, pieceUnits: pieceUnits(query, squares) };
       break;
+    }
     case 'Query.shortestPathsBatch': {
       const queries = batch(argument(node, 'queries', walk), limits);
       m = Math.max(queries.length, 1);
       squares = queries.reduce((n: number, q) => n + querySquares(q, limits), 0);
+      inner = { ...scope, pieceUnits: Math.max(0, ...queries.map((q) => pieceUnits(q, querySquares(q, limits)))) };
       break;
     }
-    case 'Query.position':
-      inner = { ...scope, board: boardSquares(argument(node, 'board', walk), limits) };
+    case 'Query.position': {
+      const board = boardSquares(argument(node, 'board', walk), limits);
+      inner = { ...scope, board, pieceUnits: pieceUnits({ fen: argument(node, 'fen', walk) }, board) };
       break;
+    }
     case 'Position.paths':
       squares = scope.board;
       if (argument(node, 'avoidAttacked', walk) === true) extraUnits = 1;
@@ -249,11 +266,11 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       // Reading the game: its half-moves played, then positions of 8 x 8 below it.
       const plies = pliesIn(argument(node, 'pgn', walk), limits);
       prepared = plies * PLY_WEIGHT;
-      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies };
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies, pieceUnits: GAME_PIECE_UNITS };
       break;
     }
     case 'Analysis.game':
-      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies: limits.maxPlies };
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies: limits.maxPlies, pieceUnits: GAME_PIECE_UNITS };
       break;
     case 'Game.plies':
       m = Math.max(scope.plies, 1);
@@ -299,20 +316,6 @@ function pageSize(node: FieldNode, args: readonly { name: string; defaultValue: 
   if (value == null) value = args.find((a) => a.name === name)?.defaultValue;
   if (typeof value !== 'number' || !Number.isFinite(value)) return 1;
   return Math.min(Math.max(Math.trunc(value), 1), walk.limits.maxPageSize);
-}
-
-/** Pieces a start position can hold: one a square. */
-const MAX_PIECES = 64;
-
-/** A move of a PGN's movetext, roughly: every token that could be one counts (comments too). */
-const MOVE_LIKE = /(?:^|[\s.)])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]|[O0]-[O0])/g;
-
-/** Half-moves a PGN text may hold: its move-like tokens, at most MAX_PLIES (all of them when it is unknown). */
-function pliesIn(pgn: unknown, limits: Limits): number {
-  if (typeof pgn !== 'string' || pgn.length > limits.maxPgnBytes) return limits.maxPlies;
-  let count = 0;
-  for (const _ of pgn.matchAll(MOVE_LIKE)) if (++count >= limits.maxPlies) break;
-  return count;
 }
 
 /** An argument's value with the variables in place (undefined when absent). */

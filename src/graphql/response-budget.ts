@@ -66,6 +66,22 @@ export class OutputBudget {
       throw (this.#error ??= new ResponseTooLargeError(this.maxBytes));
   }
 
+  /**
+   * Holds `bytes` for a value about to be made (throws when they are not there): siblings made
+   * at the same time (six pictures of one request) see each other's share, so they cannot all
+   * pass a check and then be made. The holder gives it back with `release` when it charges what
+   * it made, or when it fails.
+   */
+  reserve(bytes: number): void {
+    this.check(bytes);
+    this.#bytes += bytes;
+  }
+
+  /** Gives back `bytes` held by `reserve`. */
+  release(bytes: number): void {
+    this.#bytes -= bytes;
+  }
+
   /** Charges `bytes` for `value` and returns it, or throws when that goes over the limit. */
   pass<T>(value: T, bytes: number): T {
     this.#bytes += bytes;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseFen, positionQuery, solve } from '../../src/engine/index.js';
-import { drawSvg } from '../../src/graphql/work/pictures.js';
+import { drawSvg, svgLengthBound } from '../../src/graphql/work/pictures.js';
 import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
 
 // Counts the drawings made on this thread (small boards are drawn here, not on a worker).
@@ -72,6 +72,28 @@ describe('GET /diagram.svg within the work limits', () => {
       }
     } finally {
       await small.close();
+    }
+  });
+
+  it("holds each picture's share before drawing it: of two that do not fit together, the second is not drawn", async () => {
+    const questions = ['{ piece: KING, from: ["e4"], to: ["a1"] }', '{ piece: KING, from: ["d4"], to: ["h8"] }'];
+    const bound = Math.max(
+      svgLengthBound(solve({ piece: 'KING', from: ['e4'], to: ['a1'] })),
+      svgLengthBound(solve({ piece: 'KING', from: ['d4'], to: ['h8'] })),
+    );
+    // Room for one picture's held share (its bound, JSON-escaped), not for one drawn and another held.
+    const room = Math.ceil(bound * 1.1 + 4) + 100;
+    const tight = await startTestServer({ database: false, env: { MAX_RESPONSE_BYTES: String(Math.ceil(room)) } });
+    try {
+      const before = drawn.count;
+      const { body } = await tight.gql(
+        `{ a: shortestPaths(query: ${questions[0]}) { overlay { svg } } b: shortestPaths(query: ${questions[1]}) { overlay { svg } } }`,
+      );
+      expect(drawn.count - before).toBe(1);
+      expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+      expect([body.data.a, body.data.b].filter((r: unknown) => r !== null)).toHaveLength(1);
+    } finally {
+      await tight.close();
     }
   });
 

@@ -29,24 +29,45 @@ function asciiLength(result: PathResult): number {
   return layers === 0 ? 0 : ranks * (layers * (2 * files - 1) + 3 * (layers - 1) + 1);
 }
 
-/** One picture: kept, or sized, then drawn here when small and on the pool when large; its size charged. */
+/**
+ * A picture's size in the answer: JSON escapes every `"` of an SVG (two an element), about a
+ * tenth more than its characters; ASCII has no quotes.
+ */
+function answerBytes(kind: 'ascii' | 'svg', characters: number): number {
+  return (kind === 'svg' ? Math.ceil(characters * 1.1) : characters) + 4;
+}
+
+/**
+ * One picture: kept, or sized and its share of the answer held before it is drawn (so sibling
+ * pictures of one request cannot all be drawn and then refused), then drawn here when small and
+ * on the pool when large; its real size is charged once drawn.
+ */
 function picture(ctx: Context, result: PathResult, kind: 'ascii' | 'svg', options: SvgOptions = {}) {
   const plain = kind === 'ascii' || isPlainSvg(options);
   const drawn = kind === 'ascii' ? asciiDrawn : svgDrawn;
   const kept = plain ? drawn.get(result) : undefined;
-  if (kept !== undefined) return ctx.output.pass(kept, kept.length + 4);
+  if (kept !== undefined) return ctx.output.pass(kept, answerBytes(kind, kept.length));
   // Draw nothing that could not be sent.
-  ctx.output.check(kind === 'ascii' ? asciiLength(result) : svgLengthBound(result, options));
-  const drawing = lazyField(ctx, { result, field: kind, ...(kind === 'svg' ? { svg: options } : {}) }, () => {
-    const text = kind === 'ascii' ? renderAscii(result) : drawSvg(result, options);
-    if (plain && text.length <= MAX_KEPT_PICTURE) drawn.set(result, text);
-    return text;
-  });
+  const held = answerBytes(kind, kind === 'ascii' ? asciiLength(result) : svgLengthBound(result, options));
+  ctx.output.reserve(held);
+  let drawing: string | Promise<string>;
+  try {
+    drawing = lazyField(ctx, { result, field: kind, ...(kind === 'svg' ? { svg: options } : {}) }, () => {
+      const text = kind === 'ascii' ? renderAscii(result) : drawSvg(result, options);
+      if (plain && text.length <= MAX_KEPT_PICTURE) drawn.set(result, text);
+      return text;
+    });
+  } catch (err) {
+    ctx.output.release(held);
+    throw err;
+  }
+  if (drawing instanceof Promise) drawing = drawing.finally(() => ctx.output.release(held));
+  else ctx.output.release(held);
   return paced(
     ctx,
     drawing,
     (p) => p.length,
-    (p) => ctx.output.pass(p, p.length + 4),
+    (p) => ctx.output.pass(p, answerBytes(kind, p.length)),
   );
 }
 

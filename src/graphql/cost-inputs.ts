@@ -1,0 +1,39 @@
+/**
+ * What the text of a question says of its work before anything runs, for the cost model
+ * (`cost.ts`): how many pieces a FEN draws in a picture, how many half-moves a PGN may hold. Each
+ * is a count over the text (no parsing), so it costs what reading the text costs and never fails.
+ */
+import type { Limits } from '../config.js';
+
+/** Work of drawing one piece of a position in an SVG, in board squares (a glyph is a few hundred characters). */
+export const PIECE_SVG_WORK = 64;
+
+/** Piece units of a game's positions (8 x 8, at most 32 pieces). */
+export const GAME_PIECE_UNITS = 32;
+
+/** The piece units of a question's (or position's) FEN over `squares` board squares: its letters, counted. */
+export function pieceUnits(query: unknown, squares: number): number {
+  const fen = query !== null && typeof query === 'object' ? (query as { fen?: unknown }).fen : undefined;
+  if (typeof fen !== 'string' || squares <= 0) return 0;
+  const placement = fen.trimStart().split(/\s/, 1)[0] ?? '';
+  let pieces = 0;
+  for (let i = 0; i < placement.length; i++) {
+    const c = placement.charCodeAt(i) | 0x20;
+    if (c >= 0x61 && c <= 0x7a) pieces++;
+  }
+  return Math.ceil((pieces * PIECE_SVG_WORK) / squares);
+}
+
+/** Pieces a start position can hold: one a square. */
+export const MAX_PIECES = 64;
+
+/** A move of a PGN's movetext, roughly: every token that could be one counts (comments too). */
+const MOVE_LIKE = /(?:^|[\s.)])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]|[O0]-[O0])/g;
+
+/** Half-moves a PGN text may hold: its move-like tokens, at most MAX_PLIES (all of them when it is unknown). */
+export function pliesIn(pgn: unknown, limits: Limits): number {
+  if (typeof pgn !== 'string' || pgn.length > limits.maxPgnBytes) return limits.maxPlies;
+  let count = 0;
+  for (const _ of pgn.matchAll(MOVE_LIKE)) if (++count >= limits.maxPlies) break;
+  return count;
+}
