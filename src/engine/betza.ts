@@ -1,0 +1,56 @@
+/**
+ * Fairy pieces in the contract's Betza subset: `readBetza` turns a text into the rays a flood
+ * fill needs and the canonical text that names the piece (its cache key). The work is split by
+ * concern: betza-parse.ts reads the letters (and owns every refusal), betza-moves.ts defines the
+ * moves a ray allows, betza-canonical.ts derives one form per move set, betza-prefixes.ts writes
+ * direction letters. This file only joins them and names the orthodox pieces.
+ *
+ * The rays handed out are the canonical ones, not the text's: equal pieces get equal rays, and
+ * no ray is there that the others make redundant (`RnD` has the rook's four rays, not eight).
+ * An orthodox piece (its moves are exactly the king's, queen's, rook's, bishop's or knight's,
+ * however written) is named by its letter, which the contract asks for its cache key.
+ */
+
+import { canonicalForm } from './betza-canonical.js';
+import type { FairyRay } from './betza-moves.js';
+import { parseBetza } from './betza-parse.js';
+import type { InputPath } from './errors.js';
+
+export type { FairyRay } from './betza-moves.js';
+
+/** The orthodox pieces a Betza text may turn out to be. */
+export type OrthodoxPiece = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT';
+
+/** A fairy piece: its canonical text, its rays, and the orthodox piece it is, if any. */
+export interface FairyPiece {
+  /** The canonical text: one per set of moves, itself a text of the subset. */
+  readonly betza: string;
+  /** The canonical rays; a move is a landing of any of them. */
+  readonly rays: readonly FairyRay[];
+  /** The orthodox piece with exactly these moves, or null. */
+  readonly orthodox: OrthodoxPiece | null;
+}
+
+/** The orthodox pieces by the canonical text their atoms get, and the letter that replaces it. */
+const ORTHODOX: ReadonlyMap<string, { piece: OrthodoxPiece; letter: string }> = new Map([
+  ['WF', { piece: 'KING', letter: 'K' }],
+  ['WWFF', { piece: 'QUEEN', letter: 'Q' }],
+  ['WW', { piece: 'ROOK', letter: 'R' }],
+  ['FF', { piece: 'BISHOP', letter: 'B' }],
+  ['N', { piece: 'KNIGHT', letter: 'N' }],
+]);
+
+/**
+ * Reads a Betza text of the contract's subset; throws `InputError` under `path` naming the first
+ * offending character and its 1-based position for anything outside it.
+ */
+export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece {
+  const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
+  const orthodox = ORTHODOX.get(canonical);
+  return { betza: orthodox?.letter ?? canonical, rays, orthodox: orthodox?.piece ?? null };
+}
+
+/** The canonical text of a Betza text (`readBetza(text, path).betza`). */
+export function canonicalBetza(text: string, path: InputPath = ['betza']): string {
+  return readBetza(text, path).betza;
+}
