@@ -108,8 +108,12 @@ export class HttpDrain {
       for (const [socket, connection] of this.#connections) {
         if (connection.active.size === 0 && connection.used) socket.destroy();
       }
+      // Timers run before the poll for I/O: a process that was not scheduled for a while reads
+      // what arrived meanwhile first, so a request sent in time is refused, not reset unread.
       this.#linger = setTimeout(() => {
-        for (const [socket, connection] of this.#connections) if (connection.active.size === 0) socket.destroy();
+        void nextPoll().then(() => {
+          for (const [socket, connection] of this.#connections) if (connection.active.size === 0) socket.destroy();
+        });
       }, lingerMs);
       this.#linger.unref();
       return closed;
