@@ -3,7 +3,7 @@
  * texts allowing the same moves on every board of up to 256 x 256 get the same rays and the same
  * text (`WF`, `K` and `FW`; `W2D` and `WD`; `RnD` and `WW`; `NnN` and `N`).
  *
- * 1. The piece's moves: every ray the text gives, expanded into moves, kept minimal (MoveSet).
+ * 1. The piece's moves: every ray the text gives, each at its most leaps (MoveSet).
  * 2. Every ray the moves contain: for each atom, leap and lameness, the most leaps j such that
  *    each of its moves 1..j is allowed by some move of the piece (same landing, needing a subset).
  *    These rays together allow exactly the piece's moves, and depend on nothing but those moves.
@@ -11,8 +11,9 @@
  *    the rest; atoms in BETZA_ATOMS order, leaps in `atomLeaps` order): each ray loses its last
  *    leaps while the rays still standing allow those moves, down to none (`W2D` keeps W1; `RnD`
  *    drops the lame D); an unlimited ride is only ever dropped whole, never cut to a number
- *    (`WWDDHH` keeps `WW`, not `W253`, though DD and HH allow its last two moves). A move dropped is always allowed by one still standing at that time,
- *    and so, by transitivity, by one standing at the end: the moves stay the same.
+ *    (`WWDDHH` keeps `WW`, not `W253`, though DD and HH allow its last two moves). A move dropped
+ *    is always allowed by one still standing at that time, and so, by transitivity, by one
+ *    standing at the end: the moves stay the same.
  * 4. Writing: atoms in BETZA_ATOMS order, plain before lame (`n` first), then by leaps per move,
  *    most first: for each count k one term, its directions the cheapest prefix keeping every leap
  *    whose ray now has k leaps and nothing outside the rays of step 2 that reach k leaps (a knight

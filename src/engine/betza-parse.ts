@@ -108,9 +108,10 @@ export function atomLeaps(atom: BetzaAtom): readonly Leap[] {
     [-a, b],
     [-b, a],
   ];
-  const leaps = images.filter(
-    ([x, y], index) => images.findIndex(([ox, oy]) => ox === x && oy === y) === index,
-  ) as readonly Leap[];
+  // `+ 0` turns -0 into 0, so a leap is never told apart from itself by Object.is.
+  const leaps = images
+    .filter(([x, y], index) => images.findIndex(([ox, oy]) => ox === x && oy === y) === index)
+    .map(([x, y]): Leap => [x + 0, y + 0]);
   leapCache.set(atom, leaps);
   return leaps;
 }
