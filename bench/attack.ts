@@ -18,6 +18,8 @@
  * - many-aliases: 30 aliases of 500-question open 64 x 64 batches with `pathCount path { squares }`
  *   (as many distinct batches as fit in the body limit, the other aliases repeat them).
  * - slowloris-bodies: every client sends a 1 MiB `{ __typename }` body in 16 KiB pieces every 250 ms.
+ * - games: every client sends 1,000-ply PGN games, each text its own, then the same texts again
+ *   (bench/attack-games.ts);
  * - the doors (pictures: `GET /diagram.svg`, `position { paths { overlay { svg } } }`, SIGTERM under
  *   diagrams, clients that never read): see bench/attack-doors.ts. Some set server limits of their
  *   own (MAX_BOARD_SIDE=256, SEND_STALL_MS=5000), recorded with their results.
@@ -47,6 +49,7 @@ import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DOORS } from './attack-doors.js';
+import { GAMES } from './attack-games.js';
 import * as Q from './attack-queries.js';
 import { type AttackResult, GOALS, goalsOf, type Phase, phaseOf, printTable } from './attack-report.js';
 import {
@@ -132,6 +135,7 @@ const GRAPHQL_ATTACKS: Record<string, (ctx: Ctx) => Promise<Record<string, Phase
 const ATTACKS: Record<string, Attack> = {
   ...Object.fromEntries(Object.entries(GRAPHQL_ATTACKS).map(([name, run]) => [name, { run }])),
   ...DOORS,
+  ...GAMES,
 };
 
 async function runAttack(name: string): Promise<AttackResult> {
