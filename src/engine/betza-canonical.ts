@@ -92,12 +92,14 @@ function shorten(candidates: readonly Candidate[]): void {
       (other) =>
         other.owner !== owner &&
         other.leaps <= other.owner.count &&
-        other.owner.trace.needsNoMoreThan(other.leaps, owner.trace, leaps),
+        owner.trace.contains(leaps, other.owner.trace, other.leaps),
     );
   const order = [...candidates.filter(({ lame }) => lame), ...candidates.filter(({ lame }) => !lame)];
   for (const candidate of order) {
-    let count = candidate.count;
-    while (count > 0 && coveredByOthers(candidate, count)) count--;
+    // The ray keeps up to its last move the others do not allow (asked in increasing leaps, which
+    // `RayTrace.contains` answers in one pass).
+    let count = 0;
+    for (let leaps = 1; leaps <= candidate.count; leaps++) if (!coveredByOthers(candidate, leaps)) count = leaps;
     // An unlimited ride stays unlimited unless it goes altogether: `WW` beside `DDHH` is no `W253`.
     if (count === 0 || candidate.count < rideCap(candidate.atom)) candidate.count = count;
   }

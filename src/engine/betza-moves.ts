@@ -14,9 +14,10 @@
  * A ray's needed sets are nested (move j + 1 needs what move j needs, and more), so a ray's moves
  * are kept as one `RayTrace`: its needed squares in the order its moves first need them, how many
  * of them each move needs, and for each square the first move that needs it. A needed set is then
- * a prefix of one list, and "move k of B needs no more than move j of A" is one pass over B's
- * prefix asking A when each square is first needed: no set is ever copied or sorted (a queen's
- * moves alone would be half a million numbers otherwise). Offsets are single numbers (`offsetKey`).
+ * a prefix of one list, and "move k of B needs no more than move j of A" is a pass over B's
+ * prefix asking A when each square is first needed, resumed rather than restarted when j grows:
+ * no set is ever copied or sorted (a queen's moves alone would be half a million numbers), and
+ * checking every move of a ride is linear, not quadratic. Offsets are single numbers (`offsetKey`).
  */
 
 /** One direction of one (possibly lame) leap, repeated: a move lands at j*(dx, dy), 1 <= j <= max. */
@@ -100,16 +101,27 @@ export class RayTrace {
     this.squares.push(square);
   }
 
-  /** Whether move `leaps` of this ray needs nothing that move `otherLeaps` of `other` does not. */
-  needsNoMoreThan(leaps: number, other: RayTrace, otherLeaps: number): boolean {
-    const count = this.needCounts[leaps - 1];
-    if (count > other.needCounts[otherLeaps - 1]) return false;
-    for (let i = 0; i < count; i++) {
-      const first = other.firstNeeded.get(this.squares[i]);
-      if (first === undefined || first > otherLeaps) return false;
+  /**
+   * Whether move `otherLeaps` of `other` needs nothing that move `leaps` of this ray does not.
+   * Asked about one `other` with `leaps` never decreasing, it resumes where it stopped: a square
+   * needed by this ray's move j is needed by every later move, so each of `other`'s squares is
+   * looked up about once, and checking all of a ray's moves costs a pass, not a pass per move.
+   */
+  contains(leaps: number, other: RayTrace, otherLeaps: number): boolean {
+    const count = other.needCounts[otherLeaps - 1];
+    const progress = this.checked.get(other);
+    let verified = progress !== undefined && progress.leaps <= leaps ? progress.verified : 0;
+    while (verified < count) {
+      const first = this.firstNeeded.get(other.squares[verified]);
+      if (first === undefined || first > leaps) break;
+      verified++;
     }
-    return true;
+    this.checked.set(other, { leaps, verified });
+    return verified >= count;
   }
+
+  /** For `contains`: how many of another ray's squares this ray needs by the leaps last asked. */
+  private readonly checked = new Map<RayTrace, { leaps: number; verified: number }>();
 }
 
 /** A move as a traced ray and its number of leaps. */
@@ -134,9 +146,12 @@ export class MoveSet {
     return this;
   }
 
-  /** Whether some move has the landing of move `leaps` of `trace` and needs no more than it. */
+  /**
+   * Whether some move has the landing of move `leaps` of `trace` and needs no more than it; cheap
+   * when asked about one trace's moves in increasing leaps (`RayTrace.contains`).
+   */
   dominates(trace: RayTrace, leaps: number): boolean {
     const list = this.byLanding.get(trace.landings[leaps - 1]);
-    return list?.some((move) => move.trace.needsNoMoreThan(move.leaps, trace, leaps)) ?? false;
+    return list?.some((move) => trace.contains(leaps, move.trace, move.leaps)) ?? false;
   }
 }
