@@ -153,9 +153,10 @@ export interface BetzaPart {
 
 /** Why a character the subset does not have is refused. */
 function unsupported(char: string, position: number): string {
+  if (/^[0-9]$/.test(char)) return `'${char}' at ${position} is a number with no atom before it`;
+  // Control characters and quotes as JSON escapes them, so the message stays one readable line.
   const shown = /^[\x21-\x7e]$/.test(char) ? char : JSON.stringify(char).slice(1, -1);
   let why: string;
-  if (/^[0-9]$/.test(char)) return `'${char}' at ${position} is a number with no atom before it`;
   if ('pg'.includes(char)) why = 'hoppers';
   else if ('ajioqzteuyx'.includes(char)) why = 'modifiers outside the subset';
   else if ('dhkw'.includes(char)) why = 'lower-case atoms';
@@ -207,7 +208,8 @@ export function parseBetza(text: string, path: InputPath): BetzaPart[] {
       const numberAt = i;
       while (i < chars.length && /^[0-9]$/.test(chars[i])) i++;
       const digits = chars.slice(numberAt, i).join('');
-      const where = `'${digits}' at ${numberAt + 1}`;
+      // A number is named whole, but a runaway one is cut: the message never echoes megabytes.
+      const where = `'${digits.length > 12 ? `${digits.slice(0, 9)}...` : digits}' at ${numberAt + 1}`;
       if (letter === 'K') throw fail(`${where} is a number after K, which takes none`);
       if (doubled) throw fail(`${where} is a number after the doubled atom ${letter}${letter}, which takes none`);
       if (digits.length > 1 && digits[0] === '0')

@@ -54,6 +54,11 @@ function writeCombination(atom: BetzaAtom, tokens: readonly string[], mask: numb
   return null;
 }
 
+/** The order of prefixes: fewer letters first, then plain string order. */
+function cheaper(letters: string, than: string): boolean {
+  return letters.length < than.length || (letters.length === than.length && letters < than);
+}
+
 /** Builds the class's table: every writable set once, with its cheapest text, cheapest first. */
 function buildTable(atom: BetzaAtom): DirectionPrefix[] {
   const all = (1 << atomLeaps(atom).length) - 1;
@@ -69,10 +74,7 @@ function buildTable(atom: BetzaAtom): DirectionPrefix[] {
         mask,
       );
       const known = best.get(mask);
-      const better =
-        known === undefined ||
-        (letters !== null && (letters.length < known.length || (letters.length === known.length && letters < known)));
-      if (letters !== null && better) best.set(mask, letters);
+      if (letters !== null && (known === undefined || cheaper(letters, known))) best.set(mask, letters);
     }
     if (chosen.length === 4) return;
     for (let i = from; i < usable.length; i++) {

@@ -26,7 +26,7 @@ export interface FairyPiece {
   /** The canonical text: one per set of moves, itself a text of the subset. */
   readonly betza: string;
   /** The canonical rays; a move is a landing of any of them. */
-  readonly rays: readonly FairyRay[];
+  readonly rays: FairyRay[];
   /** The orthodox piece with exactly these moves, or null. */
   readonly orthodox: OrthodoxPiece | null;
 }

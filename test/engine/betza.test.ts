@@ -8,7 +8,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { type FairyRay, readBetza } from '../../src/engine/betza.js';
+import { readBetza } from '../../src/engine/betza.js';
 import { atomLeaps, BETZA_ATOMS, directionMask } from '../../src/engine/betza-parse.js';
 import { directionPrefixes } from '../../src/engine/betza-prefixes.js';
 import { InputError } from '../../src/engine/errors.js';
@@ -30,7 +30,7 @@ function landings(
 ): string[] {
   const open = (f: number, r: number) => f >= 0 && f < files && r >= 0 && r < ranks && !blocked.includes(`${f},${r}`);
   const out = new Set<string>();
-  for (const { dx, dy, max, lame } of readBetza(text).rays as FairyRay[]) {
+  for (const { dx, dy, max, lame } of readBetza(text).rays) {
     for (let j = 1; j <= max; j++) {
       const needs: [number, number][] = [];
       for (let i = 1; i < j; i++) needs.push([i * dx, i * dy]);
