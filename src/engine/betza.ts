@@ -45,10 +45,34 @@ const ORTHODOX: ReadonlyMap<string, { piece: OrthodoxPiece; letter: string }> = 
  * offending character and its 1-based position for anything outside it.
  */
 export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece {
+  // Reading a rider's moves takes up to a few milliseconds, and a service asks about the same
+  // few pieces again and again: what was read is kept (texts that were refused are not).
+  const known = typeof text === 'string' ? readPieces.get(text) : undefined;
+  if (known !== undefined) return known;
   const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
   const orthodox = ORTHODOX.get(canonical);
-  return { betza: orthodox?.letter ?? canonical, rays, orthodox: orthodox?.piece ?? null };
+  const piece: FairyPiece = Object.freeze({
+    betza: orthodox?.letter ?? canonical,
+    rays,
+    orthodox: orthodox?.piece ?? null,
+  });
+  if (readPieces.size >= READ_PIECES_KEPT) readPieces.delete(readPieces.keys().next().value as string);
+  readPieces.set(text, piece);
+  return piece;
 }
+
+/** How many texts `readBetza` keeps; the oldest read goes first. */
+const READ_PIECES_KEPT = 256;
+const readPieces = new Map<string, FairyPiece>();
+
+/** The canonical Betza text of each orthodox piece (pawns have none: the subset cannot write them). */
+export const ORTHODOX_BETZA: Readonly<Record<string, string>> = {
+  KING: 'K',
+  QUEEN: 'Q',
+  ROOK: 'R',
+  BISHOP: 'B',
+  KNIGHT: 'N',
+};
 
 /** The canonical text of a Betza text (`readBetza(text, path).betza`). */
 export function canonicalBetza(text: string, path: InputPath = ['betza']): string {

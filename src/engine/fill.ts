@@ -7,15 +7,17 @@
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
  * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
  * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts` and its
- * WebAssembly build `knight-wide-wasm.ts`); sliders, pawns and every distance map run here.
+ * WebAssembly build `knight-wide-wasm.ts`); sliders, pawns, fairy pieces (their rays as
+ * guarded shifts, `fairy-fill.ts`) and every distance map run here.
  */
 import { lowestBit } from './bitset.js';
+import { type FairyShifts, fairyShifts, type RideShift } from './fairy-fill.js';
 import type { Geometry } from './geometry.js';
 import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from './knight-wide-wasm.js';
 import { LeaperFill } from './leapers.js';
-import { moveKind, pawnHomeRank } from './moves.js';
-import type { Piece } from './types.js';
+import { type Mover, moveKind, pawnHomeRank } from './moves.js';
+import type { OrthodoxMover } from './types.js';
 import { Accumulator, type SparseLayers, SparseWords } from './words.js';
 
 /** One shift of a move pattern: move by `delta` squares, only squares in `guard` may. */
@@ -37,6 +39,8 @@ export class WordFill {
   private leapers: LeaperFill | undefined = undefined;
   private wideKnight: WideKnightFill | undefined = undefined;
   private wasmWideKnight: WasmWideKnightFill | undefined = undefined;
+  /** The fairy piece's shifts for the passable set of the solve under way (set by `solve` and `distances`). */
+  private fairy: FairyShifts | null = null;
 
   constructor(private readonly geo: Geometry) {
     const w = geo.words;
@@ -50,7 +54,7 @@ export class WordFill {
   }
 
   /** The shifts of a leaper's jumps or a slider's directions on this board. */
-  private shiftsOf(piece: Piece, jumps: readonly (readonly [number, number])[]): Shift[] {
+  private shiftsOf(piece: OrthodoxMover, jumps: readonly (readonly [number, number])[]): Shift[] {
     let list = this.shifts.get(piece);
     if (list === undefined) {
       const geo = this.geo;
@@ -89,7 +93,7 @@ export class WordFill {
    * (or, with `reverse`, every passable square one move before one).
    */
   step(
-    piece: Piece,
+    mover: Mover,
     src: SparseWords,
     from: number,
     to: number,
@@ -97,6 +101,12 @@ export class WordFill {
     reverse: boolean,
     out: Accumulator,
   ): void {
+    if (typeof mover !== 'string') {
+      const fairy = this.fairy ?? fairyShifts(this.geo, mover, passable);
+      for (const s of reverse ? fairy.reverse : fairy.forward) this.slide(src, from, to, s, passable, out);
+      return;
+    }
+    const piece = mover;
     const moves = moveKind(piece);
     if (moves.kind === 'leaper') {
       // Jump sets are symmetric: the reverse step is the forward step.
@@ -113,13 +123,25 @@ export class WordFill {
     }
   }
 
-  /** Every passable square along `s` from the entries, up to the edge or a blocked square. */
-  private slide(src: SparseWords, from: number, to: number, s: Shift, passable: Int32Array, out: Accumulator): void {
+  /**
+   * Every passable square along `s` from the entries, up to the edge or a blocked square, or
+   * after `s.max` shifts (a fairy ride's limit).
+   */
+  private slide(
+    src: SparseWords,
+    from: number,
+    to: number,
+    s: Shift | RideShift,
+    passable: Int32Array,
+    out: Accumulator,
+  ): void {
     let cur = this.listA;
     let next = this.listB;
     this.advance(src, from, to, s.delta, s.guard, passable, cur);
+    let leapsLeft = 'max' in s ? s.max : Number.POSITIVE_INFINITY;
     while (cur.n !== 0) {
       for (let i = 0; i < cur.n; i++) out.or(cur.idx[i], cur.val[i]);
+      if (--leapsLeft === 0) break;
       this.advance(cur, 0, cur.n, s.delta, s.guard, passable, next);
       const t = cur;
       cur = next;
@@ -164,7 +186,7 @@ export class WordFill {
    * With `webAssembly` false, the wide knight runs on its JavaScript kernel.
    */
   solve(
-    piece: Piece,
+    piece: Mover,
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array,
@@ -184,6 +206,21 @@ export class WordFill {
       this.leapers ??= new LeaperFill(this.geo);
       return this.leapers.solve(piece === 'KNIGHT', passable, sources, targets);
     }
+    this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
+    try {
+      return this.fillLayers(piece, passable, sources, targets);
+    } finally {
+      this.fairy = null;
+    }
+  }
+
+  /** `solve` for the pieces the general fill runs. */
+  private fillLayers(
+    piece: Mover,
+    passable: Int32Array,
+    sources: Int32Array,
+    targets: Int32Array,
+  ): { distance: number; layers: SparseLayers } | null {
     const frontiers = this.frontiers;
     const starts: number[] = [0];
     const reached = this.forward(piece, passable, sources, targets, starts, null);
@@ -232,10 +269,15 @@ export class WordFill {
    * dist(S', v) for every square, -1 where unreachable or not passable; the fill runs over the
    * whole board rather than stopping at a target.
    */
-  distances(piece: Piece, passable: Int32Array, sources: Int32Array): Int32Array {
+  distances(piece: Mover, passable: Int32Array, sources: Int32Array): Int32Array {
     const dist = new Int32Array(this.geo.n).fill(-1);
     const starts: number[] = [0];
-    this.forward(piece, passable, sources, null, starts, dist);
+    this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
+    try {
+      this.forward(piece, passable, sources, null, starts, dist);
+    } finally {
+      this.fairy = null;
+    }
     return dist;
   }
 
@@ -245,7 +287,7 @@ export class WordFill {
    * `dist`, records each square's step.
    */
   private forward(
-    piece: Piece,
+    piece: Mover,
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array | null,

@@ -3,6 +3,7 @@
  * Pure computation, no I/O; importable on its own as the package's main export.
  */
 
+export { canonicalBetza, type FairyPiece, type FairyRay, ORTHODOX_BETZA, readBetza } from './betza.js';
 export { formatBitboard, parseBitboard, WordSquareSet } from './bitset.js';
 export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board.js';
 export {

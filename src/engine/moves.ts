@@ -1,11 +1,16 @@
 /**
  * How each piece moves, described once as data: leapers (king, knight) as (file, rank) jumps,
  * sliders as unit directions repeated up to the edge or the first square that is not passable,
- * pawns as a single step plus a double step from their home rank. The setwise fills
- * (`fill.ts`, `fill64.ts`) and the square-by-square walks used for counting and enumeration
- * (`forEachMove`) read the same tables, so they cannot disagree about a move.
+ * pawns as a single step plus a double step from their home rank, and fairy pieces as the rays
+ * of their Betza text (`betza.ts`). The setwise fills (`fill.ts`, `fill64.ts`, `fairy-fill.ts`)
+ * and the square-by-square walks used for counting and enumeration (`forEachMove`) read the
+ * same tables, so they cannot disagree about a move.
  */
-import type { Piece } from './types.js';
+import type { FairyPiece, FairyRay } from './betza.js';
+import type { OrthodoxMover } from './types.js';
+
+/** What moves: an orthodox piece by its name, or a fairy piece by its rays. */
+export type Mover = OrthodoxMover | FairyPiece;
 
 /** A (file, rank) offset. */
 export type Jump = readonly [df: number, dr: number];
@@ -51,7 +56,7 @@ export type MoveKind =
   | { kind: 'pawn'; forward: 1 | -1 };
 
 /** The move table of a piece. */
-export function moveKind(piece: Piece): MoveKind {
+export function moveKind(piece: OrthodoxMover): MoveKind {
   switch (piece) {
     case 'KING':
       return { kind: 'leaper', jumps: KING_JUMPS };
@@ -80,18 +85,22 @@ function isSet(words: ArrayLike<number>, i: number): boolean {
 }
 
 /**
- * Calls `visit(v)` for every legal move u -> v of `piece` on a `files` x `ranks` board whose
+ * Calls `visit(v)` for every legal move u -> v of `mover` on a `files` x `ranks` board whose
  * passable squares are `passable`. Each landing square is visited once.
  */
 export function forEachMove(
-  piece: Piece,
+  mover: Mover,
   files: number,
   ranks: number,
   passable: ArrayLike<number>,
   u: number,
   visit: (v: number) => void,
 ): void {
-  const moves = moveKind(piece);
+  if (typeof mover !== 'string') {
+    forEachFairyMove(mover.rays, files, ranks, passable, u, visit);
+    return;
+  }
+  const moves = moveKind(mover);
   const f = u % files;
   const r = (u - f) / files;
   if (moves.kind === 'leaper') {
@@ -124,5 +133,59 @@ export function forEachMove(
     if (r !== pawnHomeRank(moves.forward, ranks) || nr2 < 0 || nr2 >= ranks) return;
     const two = nr2 * files + f;
     if (isSet(passable, two)) visit(two);
+  }
+}
+
+/** Landings already visited by the current `forEachFairyMove`: `visitedAt[v] === visitStamp`. */
+let visitedAt = new Int32Array(64);
+let visitStamp = 0;
+
+/**
+ * `forEachMove` of a fairy piece: each ray leaps from u while the squares the leap passes over
+ * (when lame) and the landing are on the board and passable, up to its `max` leaps. Two rays
+ * may land on one square (a wazir's second step and a dabbaba's leap); it is one move.
+ */
+function forEachFairyMove(
+  rays: readonly FairyRay[],
+  files: number,
+  ranks: number,
+  passable: ArrayLike<number>,
+  u: number,
+  visit: (v: number) => void,
+): void {
+  const n = files * ranks;
+  if (visitedAt.length < n) visitedAt = new Int32Array(n);
+  if (++visitStamp === 0x7fffffff) {
+    visitedAt.fill(0);
+    visitStamp = 1;
+  }
+  const stamp = visitStamp;
+  const f0 = u % files;
+  const r0 = (u - f0) / files;
+  for (const { dx, dy, max, lame } of rays) {
+    let f = f0;
+    let r = r0;
+    for (let j = 0; j < max; j++) {
+      // The squares a lame leap passes over lie between its start and its landing: on the board
+      // whenever the landing is.
+      const nf = f + dx;
+      const nr = r + dy;
+      if (nf < 0 || nf >= files || nr < 0 || nr >= ranks) break;
+      let open = true;
+      for (const [px, py] of lame) {
+        if (!isSet(passable, (r + py) * files + f + px)) {
+          open = false;
+          break;
+        }
+      }
+      const v = nr * files + nf;
+      if (!open || !isSet(passable, v)) break;
+      if (visitedAt[v] !== stamp) {
+        visitedAt[v] = stamp;
+        visit(v);
+      }
+      f = nf;
+      r = nr;
+    }
   }
 }

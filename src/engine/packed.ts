@@ -13,9 +13,9 @@
  * varints. Decoding checks every bound, and `checkPacked` checks the layers against the problem,
  * so a damaged row is refused rather than served.
  */
-import { forEachMove } from './moves.js';
+import { forEachMove, type Mover } from './moves.js';
 import type { Words } from './query.js';
-import type { Board, PathResult, Piece } from './types.js';
+import type { Board, PathResult } from './types.js';
 
 /** Layers as square indices (boards have at most 65,536 squares, so 16 bits each). */
 export interface PackedLayers {
@@ -140,7 +140,7 @@ export function decodeLayers(bytes: Uint8Array, n: number): PackedLayers {
  */
 export function checkPacked(
   packed: PackedLayers,
-  problem: { piece: Piece; board: Board; data: Words; words: number },
+  problem: { mover: Mover; board: Board; data: Words; words: number },
 ): void {
   const { data, words } = problem;
   const { squares, starts } = packed;
@@ -165,9 +165,9 @@ export function checkPacked(
 }
 
 /** The move conditions of `checkPacked`. */
-function checkMoves(packed: PackedLayers, problem: { piece: Piece; board: Board; data: Words; words: number }): void {
+function checkMoves(packed: PackedLayers, problem: { mover: Mover; board: Board; data: Words; words: number }): void {
   const { squares, starts } = packed;
-  const { piece, board } = problem;
+  const { mover, board } = problem;
   const passable = Int32Array.from({ length: problem.words }, (_, w) => problem.data[w]);
   const layerOf = new Int32Array(board.files * board.ranks).fill(-1);
   const count = layerCount(packed);
@@ -186,7 +186,7 @@ function checkMoves(packed: PackedLayers, problem: { piece: Piece; board: Board;
     next = k + 1;
     for (let i = starts[k]; i < starts[k + 1]; i++) {
       leads = false;
-      forEachMove(piece, board.files, board.ranks, passable, squares[i], visit);
+      forEachMove(mover, board.files, board.ranks, passable, squares[i], visit);
       if (!leads) throw new Error(`stored square ${squares[i]} of layer ${k} leads nowhere in layer ${k + 1}`);
     }
     for (let i = starts[k + 1]; i < starts[k + 2]; i++) {

@@ -8,8 +8,8 @@
  */
 import { decodeBase64Url, encodeBase64Url } from './base64url.js';
 import { InputError } from './errors.js';
-import { forEachMove } from './moves.js';
-import type { Board, Piece, SquareSet } from './types.js';
+import { forEachMove, type Mover } from './moves.js';
+import type { Board, SquareSet } from './types.js';
 
 /** Layers L_0..L_D with their moves between consecutive layers. */
 export class PathGraph {
@@ -21,7 +21,7 @@ export class PathGraph {
   private readonly successorCache = new Map<number, number[]>();
 
   constructor(
-    private readonly piece: Piece,
+    private readonly mover: Mover,
     private readonly board: Board,
     private readonly passable: Int32Array,
     layers: readonly SquareSet[],
@@ -45,7 +45,7 @@ export class PathGraph {
     if (list === undefined) {
       const next = this.layerOf[u] + 1;
       const found: number[] = [];
-      forEachMove(this.piece, this.board.files, this.board.ranks, this.passable, u, (v) => {
+      forEachMove(this.mover, this.board.files, this.board.ranks, this.passable, u, (v) => {
         if (this.layerOf[v] === next) found.push(v);
       });
       list = found.sort((a, b) => a - b);

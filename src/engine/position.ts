@@ -11,9 +11,9 @@ import { InputError } from './errors.js';
 import type { ParsedPosition } from './fen.js';
 import { moveKind } from './moves.js';
 import { parseSquare } from './squares.js';
-import type { Color, PathQuery, Piece, Role } from './types.js';
+import type { Color, OrthodoxMover, PathQuery, Role } from './types.js';
 
-function pieceOf(role: Role, color: Color): Piece {
+function pieceOf(role: Role, color: Color): OrthodoxMover {
   if (role === 'PAWN') return color === 'WHITE' ? 'WHITE_PAWN' : 'BLACK_PAWN';
   return role;
 }

@@ -95,7 +95,7 @@ export function readStandard(query: PathQuery): number {
   const code = pieceCode(query.piece);
   if (code < 0) return -1;
   if (board != null && (board.files !== 8 || board.ranks !== 8)) return -1;
-  if (query.blocked != null || query.fen != null) return -1;
+  if (query.blocked != null || query.fen != null || query.betza != null) return -1;
   let pLo = -1;
   let pHi = -1;
   if (mask != null) {

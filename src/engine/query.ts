@@ -4,13 +4,15 @@
  * query's own from and to squares), S' = S ∩ P and T' = T ∩ P. Equal problems get equal keys
  * whatever input described them (a FEN or the equivalent mask, names in any order or case).
  */
+import { type FairyPiece, readBetza } from './betza.js';
 import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
 import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
+import type { Mover } from './moves.js';
 import { sha256Hex } from './sha256.js';
 import { parseSquare, squareIndexOrMinus1 } from './squares.js';
-import { type Board, type CanonicalProblem, type PathQuery, PIECES, type Piece } from './types.js';
+import { type Board, type CanonicalProblem, type OrthodoxMover, type PathQuery, PIECES, type Piece } from './types.js';
 
 /** Square-set words: a typed array, or a plain array for the few words of an 8 x 8 board. */
 export type Words = Int32Array | number[];
@@ -45,7 +47,14 @@ export class Prepared {
      * array costs more there than the whole fill.
      */
     readonly data: Words,
+    /** With piece FAIRY: the piece its Betza text describes. */
+    readonly fairy: FairyPiece | null = null,
   ) {}
+
+  /** What moves: the fairy piece, or the orthodox piece by name. */
+  get mover(): Mover {
+    return this.fairy ?? (this.piece as OrthodoxMover);
+  }
 
   /** The canonical problem as text. */
   get problem(): CanonicalProblem {
@@ -53,6 +62,7 @@ export class Prepared {
       const n = this.board.files * this.board.ranks;
       this.cachedProblem = {
         piece: this.piece,
+        ...(this.fairy === null ? {} : { betza: this.fairy.betza }),
         files: this.board.files,
         ranks: this.board.ranks,
         mask: formatWords(this.data, 0, n),
@@ -66,7 +76,8 @@ export class Prepared {
   /** Text that identifies the problem exactly (what the key hashes). */
   get identity(): string {
     const p = this.problem;
-    return `${p.piece} ${p.files}x${p.ranks} ${p.mask} ${p.sources} ${p.targets}`;
+    const piece = p.betza === undefined ? p.piece : `${p.piece}:${p.betza}`;
+    return `${piece} ${p.files}x${p.ranks} ${p.mask} ${p.sources} ${p.targets}`;
   }
 
   /** Hex SHA-256 of the canonical problem: the cache key. */
@@ -76,8 +87,9 @@ export class Prepared {
 }
 
 /**
- * A piece's index in `PIECES` (the 8 x 8 fill's piece code), or -1 for anything that is not a
- * piece name. A switch on interned strings is cheaper than a lookup here.
+ * An orthodox piece's index in `PIECES` (the 8 x 8 fill's piece code), or -1 for anything else
+ * (FAIRY included: fairy pieces take the general fill). A switch on interned strings is cheaper
+ * than a lookup here.
  */
 export function pieceCode(piece: unknown): number {
   switch (piece) {
@@ -102,7 +114,24 @@ export function pieceCode(piece: unknown): number {
 
 /** True for a piece name. */
 export function isPiece(piece: unknown): piece is Piece {
-  return pieceCode(piece) >= 0;
+  return pieceCode(piece) >= 0 || piece === 'FAIRY';
+}
+
+/**
+ * The mover a query's piece and Betza text describe: an orthodox piece without a text; with
+ * FAIRY, the text's piece, answered as the orthodox piece it equals when it equals one (the
+ * contract gives such a question that piece's answer and key). A text with an orthodox piece,
+ * or FAIRY without one, is an `InputError` under `betza`.
+ */
+export function resolveMover(piece: Piece, betza: unknown): { piece: Piece; fairy: FairyPiece | null } {
+  if (piece !== 'FAIRY') {
+    if (betza != null) throw new InputError(['betza'], betza, `is only for piece FAIRY, not ${piece}`);
+    return { piece, fairy: null };
+  }
+  if (betza == null) throw new InputError(['betza'], betza, 'is missing: piece FAIRY needs a Betza text');
+  if (typeof betza !== 'string') throw new InputError(['betza'], betza, 'is not a Betza text');
+  const fairy = readBetza(betza, ['betza']);
+  return fairy.orthodox === null ? { piece, fairy } : { piece: fairy.orthodox, fairy: null };
 }
 
 /** Checks a piece name. */
@@ -138,7 +167,7 @@ function fillBoard(data: Words, words: number, n: number): void {
 /** Normalises a query; throws `InputError` naming the field and value of any bad input. */
 export function prepareQuery(query: PathQuery): Prepared {
   if (query === null || typeof query !== 'object') throw new InputError(['query'], query, 'is not a path query');
-  const piece = checkPiece(query.piece, ['piece']);
+  const { piece, fairy } = resolveMover(checkPiece(query.piece, ['piece']), query.betza);
   const board = resolveBoard(query.board);
   const n = board.files * board.ranks;
   const words = wordsFor(n);
@@ -164,7 +193,7 @@ export function prepareQuery(query: PathQuery): Prepared {
     data[words + w] &= data[w];
     data[2 * words + w] &= data[w];
   }
-  return new Prepared(piece, board, words, data);
+  return new Prepared(piece, board, words, data, fairy);
 }
 
 /**
@@ -173,6 +202,13 @@ export function prepareQuery(query: PathQuery): Prepared {
  */
 export function prepareCanonical(problem: CanonicalProblem): Prepared {
   const piece = checkPiece(problem.piece, ['piece']);
+  let fairy: FairyPiece | null = null;
+  if (piece === 'FAIRY' || problem.betza !== undefined) {
+    // A stored text must be a canonical fairy text already: anything else is a corrupted row.
+    fairy = typeof problem.betza === 'string' && piece === 'FAIRY' ? readBetzaOrNull(problem.betza) : null;
+    if (fairy === null || fairy.orthodox !== null || fairy.betza !== problem.betza)
+      throw new Error(`stored problem has a malformed Betza text: ${String(problem.betza).slice(0, 40)}`);
+  }
   const board = resolveBoard({ files: problem.files, ranks: problem.ranks });
   const n = board.files * board.ranks;
   const words = wordsFor(n);
@@ -188,5 +224,14 @@ export function prepareCanonical(problem: CanonicalProblem): Prepared {
       throw new Error('stored problem has sources or targets outside its mask');
     }
   }
-  return new Prepared(piece, board === STANDARD_BOARD ? STANDARD_BOARD : board, words, data);
+  return new Prepared(piece, board === STANDARD_BOARD ? STANDARD_BOARD : board, words, data, fairy);
+}
+
+/** `readBetza`, or null for a text it refuses. */
+function readBetzaOrNull(text: string): FairyPiece | null {
+  try {
+    return readBetza(text);
+  } catch {
+    return null;
+  }
 }

@@ -9,6 +9,7 @@
  * fill's sparse words, a store's dense words, a worker's packed squares).
  */
 
+import { ORTHODOX_BETZA } from './betza.js';
 import { WordSquareSet } from './bitset.js';
 import { InputError } from './errors.js';
 import { wordFillOf } from './fill.js';
@@ -52,6 +53,10 @@ export abstract class Solution implements PathResult {
     return this.prepared.key;
   }
 
+  get betza(): string | null {
+    return this.piece === 'FAIRY' ? (this.prepared.fairy?.betza ?? null) : (ORTHODOX_BETZA[this.piece] ?? null);
+  }
+
   get problem(): CanonicalProblem {
     return this.prepared.problem;
   }
@@ -83,7 +88,7 @@ export abstract class Solution implements PathResult {
   /** The layered graph, built on first use by count, path and paths. */
   private graph(): PathGraph {
     const { data, words } = this.prepared;
-    return (this.lazy().graph ??= new PathGraph(this.piece, this.board, wordsAt(data, 0, words), this.layers));
+    return (this.lazy().graph ??= new PathGraph(this.prepared.mover, this.board, wordsAt(data, 0, words), this.layers));
   }
 
   get pathCount(): bigint {
@@ -136,7 +141,7 @@ export abstract class Solution implements PathResult {
     if (derived.distances === undefined) {
       const { words, data } = this.prepared;
       const dist = wordFillOf(geometryOf(this.board)).distances(
-        this.piece,
+        this.prepared.mover,
         wordsAt(data, 0, words),
         wordsAt(data, words, words),
       );

@@ -58,12 +58,12 @@ function solveStandard(
 /** Solves a prepared problem. */
 export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
   const { words, data, board, piece } = prepared;
-  if (board === STANDARD_BOARD && options?.representation !== 'general') {
+  if (board === STANDARD_BOARD && piece !== 'FAIRY' && options?.representation !== 'general') {
     const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }
   const solved = wordFillOf(geometryOf(board)).solve(
-    piece,
+    prepared.mover,
     wordsAt(data, 0, words),
     wordsAt(data, words, words),
     wordsAt(data, 2 * words, words),

@@ -5,11 +5,26 @@
  * field's arguments).
  */
 
-/** The seven kinds of movers; pawns are split by colour because their moves differ. */
-export type Piece = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT' | 'WHITE_PAWN' | 'BLACK_PAWN';
+/**
+ * The kinds of movers: the seven orthodox ones (pawns split by colour because their moves
+ * differ) and FAIRY, a piece given by its Betza text (`PathQuery.betza`).
+ */
+export type Piece = OrthodoxMover | 'FAIRY';
 
-/** Every piece, in the contract's order. */
-export const PIECES: readonly Piece[] = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'];
+/** The seven orthodox movers, each with its own move table and fast paths. */
+export type OrthodoxMover = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT' | 'WHITE_PAWN' | 'BLACK_PAWN';
+
+/** Every piece, in the contract's order; the index of an orthodox one is its fast path's code. */
+export const PIECES: readonly Piece[] = [
+  'KING',
+  'QUEEN',
+  'ROOK',
+  'BISHOP',
+  'KNIGHT',
+  'WHITE_PAWN',
+  'BLACK_PAWN',
+  'FAIRY',
+];
 
 /** Role of a piece standing in a position (FEN). */
 export type Role = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT' | 'PAWN';
@@ -26,6 +41,8 @@ export interface Board {
 /** One path question, shaped like the GraphQL `PathQuery` input. */
 export interface PathQuery {
   piece: Piece;
+  /** With piece FAIRY, and only then: the piece in Betza notation (e.g. `NN`, the nightrider). */
+  betza?: string | null;
   from: readonly string[];
   to: readonly string[];
   /** Default 8 x 8. */
@@ -67,7 +84,10 @@ export interface PathConnection {
  * result can be rebuilt (`restoreResult`) without solving again.
  */
 export interface CanonicalProblem {
+  /** FAIRY only for a piece no orthodox one equals (a Betza text of the king is KING). */
   piece: Piece;
+  /** With FAIRY: the piece's canonical Betza text. */
+  betza?: string;
   files: number;
   ranks: number;
   /** Effective passable set P. */
@@ -82,7 +102,10 @@ export interface CanonicalProblem {
 export interface PathResult {
   /** Hex SHA-256 of the canonical problem. */
   readonly key: string;
+  /** The piece that moved: an orthodox piece however it was asked (`betza: 'WF'` is KING), else FAIRY. */
   readonly piece: Piece;
+  /** The canonical Betza text of the piece (`K` for the king); null for pawns. */
+  readonly betza: string | null;
   readonly board: Board;
   /** Effective passable set, as bitboard text. */
   readonly mask: string;

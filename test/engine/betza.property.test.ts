@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type FairyRay, readBetza } from '../../src/engine/betza.js';
 import { InputError } from '../../src/engine/errors.js';
+import { betzaText as betzaTextOf } from '../support/betza-texts.js';
 import {
   referenceFairyMoveKeys,
   referenceFairyMovesFrom,
@@ -86,22 +87,8 @@ function readBoth(text: string) {
   return { piece, refusal, reference };
 }
 
-const letter = fc.constantFrom(...'WFDNAHCZGKRBQ');
-const modifier = fc.oneof(
-  { weight: 16, arbitrary: fc.constantFrom(...'fbrlvsnm') },
-  { weight: 1, arbitrary: fc.constant('c') },
-);
-const suffix = fc.oneof(
-  { weight: 6, arbitrary: fc.constant('') },
-  { weight: 2, arbitrary: fc.constant('twice') },
-  { weight: 3, arbitrary: fc.integer({ min: 0, max: 4 }).map(String) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 256 }).map(String) },
-);
-const term = fc
-  .tuple(fc.array(modifier, { maxLength: 3 }), letter, suffix)
-  .map(([prefix, atom, end]) => prefix.join('') + atom + (end === 'twice' ? atom : end));
 /** Texts of the subset's grammar (a few refused all the same: `frK`, `W` + `W3` = `WW3`, ...). */
-const betzaText = fc.array(term, { minLength: 1, maxLength: 4 }).map((terms) => terms.join(''));
+const betzaText = betzaTextOf();
 
 /** A random board up to 9 x 9 with about a fifth of its squares blocked. */
 const board = fc

@@ -351,6 +351,7 @@ export function referenceProblemOfQuery(query: PathQuery): ReferenceProblem {
     passable = parsed;
   }
   for (const name of query.blocked ?? []) passable[index(name)] = false;
+  if (query.piece === 'FAIRY') throw new Error('the orthodox reference has no fairy pieces: use referenceFairySolve');
   return {
     piece: query.piece,
     files: board.files,

@@ -1,0 +1,95 @@
+/**
+ * The shifts of a fairy piece for the general fill (`fill.ts`): every ray of its Betza text as a
+ * shift by the leap, guarded by the squares a leap may start from, repeated up to the ray's
+ * leaps. A ride is then what a slider's ray is (a shift repeated until nothing passable is left),
+ * stopped after `max` leaps; a leaper is a ride of one leap. Never a square-by-square search.
+ *
+ * Where a leap may start is the one thing that differs from the orthodox pieces' shifts: its
+ * landing's file must be on the board (a shift by dx must not wrap onto the next rank), and, for
+ * a lame leap, every square it passes over must be passable. Both are a set of start squares:
+ * the files part depends only on the board and is kept per board; the lame part is the passable
+ * set shifted back by each passed-over offset, made once per solve (the passable set is fixed
+ * for a solve). The backward fill walks each ray backwards: the reverse of a leap by d that
+ * passes over p (offsets from its start) is a leap by -d that passes over p - d.
+ */
+
+import type { FairyPiece } from './betza.js';
+import type { Geometry } from './geometry.js';
+
+/** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
+export interface RideShift {
+  readonly delta: number;
+  readonly guard: Int32Array;
+  readonly max: number;
+}
+
+/** A fairy piece's shifts on one board and passable set: forward, and for the backward fill. */
+export interface FairyShifts {
+  readonly forward: readonly RideShift[];
+  readonly reverse: readonly RideShift[];
+}
+
+/** Per board: the start squares of a leap by dx files (its landing's file on the board). */
+const fileGuards = new WeakMap<Geometry, Map<number, Int32Array>>();
+
+/** The squares whose file f has 0 <= f + dx < files. */
+function fileGuard(geo: Geometry, dx: number): Int32Array {
+  let byDx = fileGuards.get(geo);
+  if (byDx === undefined) {
+    byDx = new Map();
+    fileGuards.set(geo, byDx);
+  }
+  let guard = byDx.get(dx);
+  if (guard === undefined) {
+    guard = new Int32Array(geo.words);
+    const { files, n } = geo;
+    for (let i = 0; i < n; i++) {
+      const f = (i % files) + dx;
+      if (f >= 0 && f < files) guard[i >>> 5] |= 1 << (i & 31);
+    }
+    byDx.set(dx, guard);
+  }
+  return guard;
+}
+
+/** `out &= { i : bit i + delta of src is set }` (bits outside the board read as not set). */
+function andShiftedBack(out: Int32Array, src: Int32Array, delta: number): void {
+  const words = out.length;
+  const q = Math.floor(delta / 32);
+  const t = delta - q * 32; // 0..31
+  for (let w = 0; w < words; w++) {
+    const a = w + q;
+    const lo = a >= 0 && a < words ? src[a] : 0;
+    const hi = a + 1 >= 0 && a + 1 < words ? src[a + 1] : 0;
+    out[w] &= t === 0 ? lo : (lo >>> t) | (hi << (32 - t));
+  }
+}
+
+/** One leap (dx, dy) passing over `lame` (offsets from its start) as a guarded shift. */
+function rideShift(
+  geo: Geometry,
+  dx: number,
+  dy: number,
+  lame: readonly (readonly [number, number])[],
+  max: number,
+  passable: Int32Array,
+): RideShift {
+  let guard = fileGuard(geo, dx);
+  if (lame.length > 0) {
+    guard = guard.slice();
+    for (const [px, py] of lame) andShiftedBack(guard, passable, py * geo.files + px);
+  }
+  return { delta: dy * geo.files + dx, guard, max };
+}
+
+/** The shifts of `piece` on `geo` with passable set `passable`. */
+export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Array): FairyShifts {
+  const forward: RideShift[] = [];
+  const reverse: RideShift[] = [];
+  for (const { dx, dy, max, lame } of piece.rays) {
+    forward.push(rideShift(geo, dx, dy, lame, max, passable));
+    const back = lame.map(([px, py]) => [px - dx, py - dy] as const);
+    reverse.push(rideShift(geo, -dx, -dy, back, max, passable));
+  }
+  return { forward, reverse };
+}
