@@ -4,7 +4,7 @@
  * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
  */
 import { writeFileSync } from 'node:fs';
-import { formatBitboard, type PathQuery, PIECES, solve, squareName } from '../src/engine/index.js';
+import { formatBitboard, type PathQuery, ORTHODOX_MOVERS, solve, squareName } from '../src/engine/index.js';
 import { baselineBfs } from './baseline-bfs.js';
 import { seededRandom } from './rng.js';
 
@@ -18,7 +18,7 @@ function mixed8x8(count: number): PathQuery[] {
   const rand = seededRandom(1);
   const board = { files: 8, ranks: 8 };
   return Array.from({ length: count }, () => ({
-    piece: PIECES[Math.floor(rand() * PIECES.length)],
+    piece: ORTHODOX_MOVERS[Math.floor(rand() * ORTHODOX_MOVERS.length)],
     from: [squareName(Math.floor(rand() * 64), board)],
     to: [squareName(Math.floor(rand() * 64), board)],
     mask: randomMask(8, 8, rand() * 0.35, rand),

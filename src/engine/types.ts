@@ -26,6 +26,17 @@ export const PIECES: readonly Piece[] = [
   'FAIRY',
 ];
 
+/** The orthodox movers, in the contract's order: `PIECES` without FAIRY. */
+export const ORTHODOX_MOVERS: readonly OrthodoxMover[] = [
+  'KING',
+  'QUEEN',
+  'ROOK',
+  'BISHOP',
+  'KNIGHT',
+  'WHITE_PAWN',
+  'BLACK_PAWN',
+];
+
 /** Role of a piece standing in a position (FEN). */
 export type Role = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT' | 'PAWN';
 

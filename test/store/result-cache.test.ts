@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareQuery, solve } from '../../src/engine/index.js';
-import { type PathQuery, PIECES } from '../../src/engine/types.js';
+import { type PathQuery, ORTHODOX_MOVERS } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 import { describeEachDatabase } from '../support/postgres.js';
@@ -33,7 +33,7 @@ describeEachDatabase('result cache rows', (database) => {
 
   it('returns exactly what was stored (opaque bytes, problem, distance, path count), before and after a restart', async () => {
     const board = { files: 10, ranks: 10 };
-    const queries: PathQuery[] = PIECES.flatMap((piece) => [
+    const queries: PathQuery[] = ORTHODOX_MOVERS.flatMap((piece) => [
       { piece, from: ['a1'], to: ['h8'] },
       { piece, board, from: ['e5'], to: ['a1', 'j10'], blocked: ['f6'] },
     ]);
