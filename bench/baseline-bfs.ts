@@ -4,11 +4,17 @@
  * holding a target is complete, then a backward BFS from the reached targets over reverse moves
  * within the forward levels; L_k = squares with forward distance k and backward distance D - k.
  * Written the straightforward way (coordinates, a queue, distance arrays), as a developer
- * would without bitboards; it shares no code with the engine.
+ * would without bitboards; it shares no code with the engine's search. A fairy piece (piece
+ * FAIRY) takes its moves from the engine's Betza reader (`readBetza(text).rays`, the parsing
+ * only) and walks them square by square: a move lands at j*(dx, dy), 1 <= j <= max, over
+ * passable earlier landings and passable lame squares of every leap; backward, each leap is
+ * walked the other way.
  */
+import { type FairyRay, readBetza } from '../src/engine/index.js';
 
 type Query = {
   piece: string;
+  betza?: string | null;
   from: readonly string[];
   to: readonly string[];
   board?: { files: number; ranks: number } | null;
@@ -71,6 +77,49 @@ function parseName(name: string, files: number): number {
   return (Number(m[2]) - 1) * files + (file - 1);
 }
 
+/**
+ * A fairy piece's squares one move from `u` (or, with `back`, one move before `u`). Forward, a
+ * ray's move of j leaps lands at u + j*(dx, dy) and needs every landing up to it and every
+ * lame square of every leap passable; backward, the j-th leap back goes from c to c - (dx, dy)
+ * and needs its lame squares, c - (dx, dy) + (px, py), and c - (dx, dy) itself passable.
+ */
+function fairyNeighbours(
+  rays: readonly FairyRay[],
+  files: number,
+  ranks: number,
+  open: Uint8Array,
+  u: number,
+  back: boolean,
+  out: number[],
+): void {
+  out.length = 0;
+  const f = u % files;
+  const r = (u - f) / files;
+  const inside = (x: number, y: number) => x >= 0 && x < files && y >= 0 && y < ranks;
+  for (const { dx, dy, max, lame } of rays) {
+    const sx = back ? -dx : dx;
+    const sy = back ? -dy : dy;
+    let x = f;
+    let y = r;
+    for (let j = 1; j <= max; j++) {
+      // The leap from (x, y) to (x + sx, y + sy); its lame squares are offsets from where the
+      // forward leap starts: (x, y) forward, (x + sx, y + sy) backward.
+      const ox = back ? x + sx : x;
+      const oy = back ? y + sy : y;
+      let clear = true;
+      for (const [px, py] of lame)
+        if (!inside(ox + px, oy + py) || !open[(oy + py) * files + ox + px]) {
+          clear = false;
+          break;
+        }
+      x += sx;
+      y += sy;
+      if (!clear || !inside(x, y) || !open[y * files + x]) break;
+      out.push(y * files + x);
+    }
+  }
+}
+
 /** Squares one move from `u` (or, with `back`, one move before `u`). */
 function neighbours(
   piece: string,
@@ -131,6 +180,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
     }
   let found = -1;
   const nb: number[] = [];
+  const rays = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').rays : null;
   while (head < tail) {
     const u = queue[head++];
     if (found >= 0 && dist[u] > found) break;
@@ -139,7 +189,8 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
       continue;
     }
     if (found >= 0) continue;
-    neighbours(q.piece, files, ranks, open, u, false, nb);
+    if (rays === null) neighbours(q.piece, files, ranks, open, u, false, nb);
+    else fairyNeighbours(rays, files, ranks, open, u, false, nb);
     for (const v of nb)
       if (dist[v] < 0) {
         dist[v] = dist[u] + 1;
@@ -158,7 +209,8 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
   while (head < tail) {
     const u = queue[head++];
     if (back[u] === found) continue;
-    neighbours(q.piece, files, ranks, open, u, true, nb);
+    if (rays === null) neighbours(q.piece, files, ranks, open, u, true, nb);
+    else fairyNeighbours(rays, files, ranks, open, u, true, nb);
     for (const v of nb)
       if (back[v] < 0 && dist[v] === found - back[u] - 1) {
         back[v] = back[u] + 1;

@@ -21,6 +21,8 @@ export interface Limits {
   maxPgnBytes: number;
   /** Most half-moves of a game. */
   maxPlies: number;
+  /** Longest Betza text, characters. */
+  maxBetzaLength: number;
   engineBudgetMs: number;
   maxResponseBytes: number;
 }

@@ -274,6 +274,12 @@ export const VARIABLES = {
       default: 1000,
       doc: 'Most half-moves of one game; a longer game is refused before any move is played.',
     }),
+    MAX_BETZA_LENGTH: sets({
+      key: 'limits.maxBetzaLength',
+      kind: integer(1),
+      default: 64,
+      doc: 'Longest Betza text of a fairy piece (`PathQuery.betza`, `/diagram.svg?betza=`), characters; a longer one is refused before it is read.',
+    }),
     ENGINE_BUDGET_MS: sets({
       key: 'limits.engineBudgetMs',
       kind: integer(0),

@@ -1,6 +1,7 @@
 /**
  * What the text of a question says of its work before anything runs, for the cost model
- * (`cost.ts`): how many pieces a FEN draws in a picture, how many half-moves a PGN may hold. Each
+ * (`cost.ts`): how many pieces a FEN draws in a picture, how many half-moves a PGN may hold, how
+ * many rays a fairy piece's Betza text may give. Each
  * is a count over the text (no parsing), so it costs what reading the text costs and never fails.
  */
 import type { Limits } from '../config.js';
@@ -36,4 +37,24 @@ export function pliesIn(pgn: unknown, limits: Limits): number {
   let count = 0;
   for (const _ of pgn.matchAll(MOVE_LIKE)) if (++count >= limits.maxPlies) break;
   return count;
+}
+
+/**
+ * The fill work of a question's mover beside an orthodox piece's: 1, or for a FAIRY question its
+ * Betza text's letters (K and Q count two, as they stand for two atoms). A fill step costs about
+ * a shift a ray, and each letter gives at most eight rays, as a queen has (measured on 64 x 64,
+ * a nightrider, weight 2, costs about two queens). Counted over the text
+ * (capped at MAX_BETZA_LENGTH characters, which the question is refused past anyway).
+ */
+export function moverWeight(query: unknown): number {
+  if (query === null || typeof query !== 'object') return 1;
+  const { piece, betza } = query as { piece?: unknown; betza?: unknown };
+  if (piece !== 'FAIRY' || typeof betza !== 'string') return 1;
+  let letters = 0;
+  for (let i = 0; i < Math.min(betza.length, 256); i++) {
+    const c = betza.charCodeAt(i);
+    if (c === 0x4b || c === 0x51) letters += 2;
+    else if (c >= 0x41 && c <= 0x5a) letters++;
+  }
+  return Math.max(1, letters);
 }

@@ -30,7 +30,8 @@
  *   else MAX_BATCH_SIZE unknown ones; all multiplied by the m of the fields above (`analyses(first)`)
  *   and repeated per alias;
  * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
- *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE;
+ *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE, times the mover's
+ *   weight (`cost-inputs.ts`: 1 for an orthodox piece, about a fairy piece's rays over a queen's);
  * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
  *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }` and every `bitboard` / `squares`
  *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
@@ -53,7 +54,7 @@ import type {
 } from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../config.js';
-import { GAME_PIECE_UNITS, MAX_PIECES, pieceUnits, pliesIn } from './cost-inputs.js';
+import { GAME_PIECE_UNITS, MAX_PIECES, moverWeight, pieceUnits, pliesIn } from './cost-inputs.js';
 import { PLY_WEIGHT } from './game-cache.js';
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
@@ -242,14 +243,14 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   switch (key) {
     case 'Query.shortestPaths': {
       const query = argument(node, 'query', walk);
-      squares = querySquares(query, limits);
-      inner = { ...scope, pieceUnits: pieceUnits(query, squares) };
+      squares = querySquares(query, limits) * moverWeight(query);
+      inner = { ...scope, pieceUnits: pieceUnits(query, querySquares(query, limits)) };
       break;
     }
     case 'Query.shortestPathsBatch': {
       const queries = batch(argument(node, 'queries', walk), limits);
       m = Math.max(queries.length, 1);
-      squares = queries.reduce((n: number, q) => n + querySquares(q, limits), 0);
+      squares = queries.reduce((n: number, q) => n + querySquares(q, limits) * moverWeight(q), 0);
       inner = { ...scope, pieceUnits: Math.max(0, ...queries.map((q) => pieceUnits(q, querySquares(q, limits)))) };
       break;
     }

@@ -90,10 +90,24 @@ export function checkPlies(plies: number, limits: Limits, path: InputPath): void
   if (plies > limits.maxPlies) throw new LimitError(path, 'maxPlies', limits.maxPlies, `a game of ${plies} half-moves`);
 }
 
-/** Checks one path query's board and FEN before the engine sees it. */
+/** Throws when a Betza text is longer than `maxBetzaLength`. */
+export function checkBetza(betza: string | null | undefined, limits: Limits, path: InputPath): void {
+  if (typeof betza === 'string' && betza.length > limits.maxBetzaLength) {
+    throw new LimitError(
+      path,
+      'maxBetzaLength',
+      limits.maxBetzaLength,
+      `a text of ${betza.length} characters`,
+      `${limits.maxBetzaLength} characters`,
+    );
+  }
+}
+
+/** Checks one path query's board, FEN and Betza text before the engine sees them. */
 export function checkQuery(query: PathQuery, limits: Limits, path: InputPath): void {
   checkBoard(query.board, limits, [...path, 'board']);
   checkFen(query.fen, limits, [...path, 'fen']);
+  checkBetza(query.betza, limits, [...path, 'betza']);
 }
 
 /** Throws when a list of queries is longer than `maxBatchSize`. */

@@ -45,5 +45,6 @@ function inputId(q: PathQuery): string {
     q.mask ?? null,
     q.blocked ?? null,
     q.fen ?? null,
+    q.betza ?? null,
   ]);
 }

@@ -31,6 +31,7 @@ export function cacheRowBytes(result: StoredResult): number {
     result.layers.byteLength +
     result.key.length +
     problem.piece.length +
+    (problem.betza?.length ?? 0) +
     problem.mask.length +
     problem.sources.length +
     problem.targets.length +

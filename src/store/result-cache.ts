@@ -74,10 +74,25 @@ const INSERT_TAIL =
 
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 
+/**
+ * The `piece` column's text: the piece, and for a fairy piece its canonical Betza text after a
+ * colon (`FAIRY:NN`), so a fairy row needs no column of its own and its inputs are still compared.
+ */
+export function pieceColumn(problem: StoredResult['problem']): string {
+  return problem.betza === undefined ? problem.piece : `${problem.piece}:${problem.betza}`;
+}
+
+/** The piece and Betza text of a `piece` column (`pieceColumn` read back). */
+function readPieceColumn(text: string): { piece: Piece; betza?: string } {
+  const colon = text.indexOf(':');
+  return colon < 0 ? { piece: text as Piece } : { piece: text.slice(0, colon) as Piece, betza: text.slice(colon + 1) };
+}
+
 /** Same canonical inputs. */
 export function sameProblem(a: StoredResult['problem'], b: StoredResult['problem']): boolean {
   return (
     a.piece === b.piece &&
+    a.betza === b.betza &&
     a.files === b.files &&
     a.ranks === b.ranks &&
     a.mask === b.mask &&
@@ -122,7 +137,7 @@ function toStored(row: CachedRow): StoredResult {
   return {
     key: row.key,
     problem: {
-      piece: row.piece as Piece,
+      ...readPieceColumn(row.piece),
       files: row.files,
       ranks: row.ranks,
       mask: row.mask,
@@ -220,7 +235,7 @@ export class PrismaResultCache implements ResultCache {
         const { problem } = result;
         params.push(
           result.key,
-          problem.piece,
+          pieceColumn(problem),
           problem.files,
           problem.ranks,
           problem.mask,

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareQuery, solve } from '../../src/engine/index.js';
-import { type PathQuery, ORTHODOX_MOVERS } from '../../src/engine/types.js';
+import { ORTHODOX_MOVERS, type PathQuery } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 import { describeEachDatabase } from '../support/postgres.js';
@@ -37,6 +37,9 @@ describeEachDatabase('result cache rows', (database) => {
       { piece, from: ['a1'], to: ['h8'] },
       { piece, board, from: ['e5'], to: ['a1', 'j10'], blocked: ['f6'] },
     ]);
+    // Fairy pieces keep their canonical Betza text with the piece.
+    queries.push({ piece: 'FAIRY', betza: 'NN', from: ['a1'], to: ['h8'] });
+    queries.push({ piece: 'FAIRY', betza: 'fmWfcFnA2', board, from: ['e5'], to: ['a1', 'j10'] });
     const rows = queries.map((q, i) => ({
       ...realRow(q, i % 2 ? 2n ** 80n + BigInt(i) : undefined),
       layers: bytesFrom(`q${i}`, i * 37),
@@ -61,6 +64,16 @@ describeEachDatabase('result cache rows', (database) => {
     await closeStore(store);
     const reopened = await openCache();
     check(await reopened.store.cache.getMany(rows.map(questionOf)));
+  });
+
+  it('treats a fairy row of another piece as a miss (the Betza text is compared too)', async () => {
+    const { store } = await openCache();
+    const a = realRow({ piece: 'FAIRY', betza: 'NN', from: ['a1'], to: ['h8'] });
+    const b = prepared({ piece: 'FAIRY', betza: 'N2', from: ['a1'], to: ['h8'] });
+    await store.cache.putMany([a]);
+    expect(a.problem.betza).toBe('NN');
+    expect(await store.cache.getMany([{ key: a.key, problem: b.problem }])).toEqual([undefined]);
+    expect((await store.cache.getMany([questionOf(a)]))[0]?.problem).toEqual(a.problem);
   });
 
   it('treats a row whose canonical inputs differ from the question as a miss (key collision)', async () => {

@@ -13,6 +13,7 @@
  * the time of each item is added to that account as it finishes.
  */
 
+import { readBetza } from '../../engine/betza.js';
 import { renderAscii } from '../../engine/diagram.js';
 import { playGame } from '../../engine/game.js';
 import {
@@ -71,6 +72,8 @@ export function pageFromWire(page: PageWire, board: Board): PathConnection {
 /** A prepared problem as words: what a worker needs to rebuild it (`problemOf`). */
 export interface ProblemWire {
   piece: Piece;
+  /** With FAIRY: the canonical Betza text (read again on the worker, where it is kept). */
+  betza?: string;
   files: number;
   ranks: number;
   /** Words of one square set. */
@@ -131,13 +134,17 @@ export interface TaskAnswer<V = unknown> {
 
 /** The rebuilt prepared problem of a wire problem. */
 export function problemOf(wire: ProblemWire): Prepared {
-  return new Prepared(wire.piece, resolveBoard({ files: wire.files, ranks: wire.ranks }), wire.words, wire.data);
+  const board = resolveBoard({ files: wire.files, ranks: wire.ranks });
+  const fairy = wire.betza === undefined ? null : readBetza(wire.betza);
+  return new Prepared(wire.piece, board, wire.words, wire.data, fairy);
 }
 
 /** The wire form of a prepared problem. */
 export function wireOf(prepared: Prepared): ProblemWire {
-  const { piece, board, words, data } = prepared;
-  return { piece, files: board.files, ranks: board.ranks, words, data };
+  const { piece, board, words, data, fairy } = prepared;
+  const wire: ProblemWire = { piece, files: board.files, ranks: board.ranks, words, data };
+  if (fairy !== null) wire.betza = fairy.betza;
+  return wire;
 }
 
 /** True when the account is spent or the work cancelled. */
