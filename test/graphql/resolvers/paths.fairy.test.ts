@@ -117,3 +117,37 @@ describe('fairy pieces in GraphQL', () => {
     expect(byPath.long.extensions).toMatchObject({ limit: 'MAX_BETZA_LENGTH', max: 20 });
   });
 });
+
+describe('fairy pieces in saved analyses', () => {
+  it("keeps a saved question's Betza text, and answers it again when the analysis is read", async () => {
+    const nightrider = { piece: 'FAIRY', betza: 'N0', from: ['a1'], to: ['h8'] };
+    const saved = await t.gql(
+      `mutation ($input: SaveAnalysisInput!) {
+        saveAnalysis(input: $input) { analysis { id results { piece betza key distance } } }
+      }`,
+      { input: { title: 'Riders', queries: [nightrider, { piece: 'KNIGHT', from: ['a1'], to: ['h8'] }] } },
+    );
+    expect(saved.body.errors).toBeUndefined();
+    const { analysis } = saved.body.data.saveAnalysis;
+    const expected = solve({ ...nightrider, piece: 'FAIRY' });
+    expect(analysis.results[1]).toMatchObject({ piece: 'KNIGHT', betza: 'N' });
+    expect(analysis.results[0]).toEqual({
+      piece: 'FAIRY',
+      betza: 'NN',
+      key: expected.key,
+      distance: expected.distance,
+    });
+    const read = await t.gql(`query ($id: ID!) { analysis(id: $id) { results { betza key distance } } }`, {
+      id: analysis.id,
+    });
+    expect(read.body.errors).toBeUndefined();
+    expect(read.body.data.analysis.results[0]).toEqual({ betza: 'NN', key: expected.key, distance: expected.distance });
+    const bad = await t.gql(
+      'mutation ($input: SaveAnalysisInput!) { saveAnalysis(input: $input) { analysis { id } } }',
+      { input: { title: 'Hopper', queries: [{ piece: 'FAIRY', betza: 'pN', from: ['a1'], to: ['h8'] }] } },
+    );
+    expect(bad.body.data?.saveAnalysis ?? null).toBeNull();
+    expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(bad.body.errors?.[0].message).toMatch(/^input\.queries\[0\]\.betza: "pN" 'p' at 1/);
+  });
+});
