@@ -40,5 +40,6 @@ export {
   solveBatch,
   solvePrepared,
 } from './solve.js';
+export { useSha256 } from './sha256.js';
 export { fileName, parseSquare, squareName } from './squares.js';
 export * from './types.js';
