@@ -4,7 +4,7 @@
  * POST). Each function returns data or a `Problem` that names the argument at fault.
  */
 import { Client, type CombinedError, cacheExchange, fetchExchange, gql } from '@urql/core';
-import type { Piece, Question } from './state.js';
+import { asksBetza, type Piece, type Question } from './state.js';
 
 /** A set of squares as the API returns it. */
 export interface Squares {
@@ -20,7 +20,10 @@ export interface PathsPage {
 
 /** The parts of a `PathResult` the viewer shows. */
 export interface Result {
+  /** The piece that moved: an orthodox one when a Betza text is one, else FAIRY. */
   piece: Piece;
+  /** The canonical Betza text of the piece (null for pawns). */
+  betza: string | null;
   board: { files: number; ranks: number };
   mask: string;
   reachable: boolean;
@@ -98,7 +101,7 @@ export interface GameData {
 export type GameSource = { pgn: string } | { analysis: string };
 
 const RESULT = `
-  piece board { files ranks } mask reachable distance pathCount
+  piece betza board { files ranks } mask reachable distance pathCount
   sources { squares } targets { squares } layers { squares } path { squares }
 `;
 const PAGE = `edges { cursor node { squares } } pageInfo { hasNextPage endCursor } totalCount`;
@@ -185,9 +188,11 @@ async function run<T>(
   return { ok: true, data: pick(result.data) };
 }
 
-/** The API's `PathQuery` for a question without a position. */
+/** The API's `PathQuery` for a question without a position (with `betza` for a fairy piece). */
 export function pathQuery(q: Question) {
-  return { piece: q.piece, board: { files: q.files, ranks: q.ranks }, from: q.from, to: q.to, blocked: q.blocked };
+  const board = { files: q.files, ranks: q.ranks };
+  const query = { piece: q.piece, board, from: q.from, to: q.to, blocked: q.blocked };
+  return asksBetza(q) ? { ...query, betza: q.betza } : query;
 }
 
 /** Variables of the position queries. */

@@ -8,15 +8,18 @@ import { squareName } from '../engine/squares.js';
 import { AnalysesPanel, type Saveable } from './analyses.js';
 import { type AnalysisDetail, ask, askPosition, type Placed, type Problem, pathQuery, type Result } from './api.js';
 import { BoardGrid, type BoardView, pieceLetter } from './board.js';
+import { fairyTitle, PRESETS, pieceReading, presetByText, presetLabel } from './fairy.js';
 import { GameMode } from './game.js';
 import { PathPager } from './pager.js';
-import { outsideMask, picture, summary } from './render.js';
+import { el, outsideMask, picture, summary } from './render.js';
 import {
   emptyQuestion,
   isComplete,
+  isFairy,
   type Mode,
   PIECES,
   type Piece,
+  pieceLabel,
   type Question,
   questionFromSearch,
   searchFromQuestion,
@@ -35,6 +38,9 @@ const filesInput = byId<HTMLInputElement>('files');
 const ranksInput = byId<HTMLInputElement>('ranks');
 const fenInput = byId<HTMLInputElement>('fen');
 const avoidInput = byId<HTMLInputElement>('avoid');
+const fairyField = byId('fairy-field');
+const betzaInput = byId<HTMLInputElement>('betza');
+const presetSelect = byId<HTMLSelectElement>('betza-preset');
 const hint = byId('hint');
 const answerBox = byId('answer');
 const pictureBox = byId('picture');
@@ -73,7 +79,17 @@ const game = new GameMode(
   byId('game'),
 );
 
-for (const piece of PIECES) pieceSelect.append(new Option(piece.toLowerCase().replace('_', ' '), piece));
+for (const piece of PIECES) pieceSelect.append(new Option(pieceLabel(piece), piece));
+presetSelect.append(new Option('choose one to fill the text…', ''));
+for (const preset of PRESETS) {
+  const option = new Option(presetLabel(preset), preset.betza);
+  option.title = preset.moves;
+  presetSelect.append(option);
+}
+
+/** How long the Betza field waits after a keystroke before it asks (a pause in typing). */
+const TYPING_PAUSE_MS = 400;
+let betzaTimer: ReturnType<typeof setTimeout> | undefined;
 
 /** The click mode chosen. */
 function mode(): Mode {
@@ -82,6 +98,8 @@ function mode(): Mode {
 
 /** Applies a new question (leaving any game on screen): a history entry, then the answer. */
 function change(next: Question): void {
+  clearTimeout(betzaTimer);
+  betzaTimer = undefined;
   if (game.active) game.leave(false);
   question = next;
   history.pushState(null, '', searchFromQuestion(question));
@@ -103,6 +121,11 @@ function slotOf(problem: Problem): HTMLElement {
 function fillForm(): void {
   pieceSelect.value = question.piece;
   pieceSelect.disabled = question.fen !== '';
+  fairyField.hidden = !isFairy(question);
+  // The text being typed stays; a question from elsewhere (back, forward, a preset) replaces it.
+  const typing = document.activeElement === betzaInput && betzaTimer !== undefined;
+  if (!typing && betzaInput.value.trim() !== question.betza) betzaInput.value = question.betza;
+  presetSelect.value = presetByText(question.betza)?.betza ?? '';
   filesInput.value = String(question.files);
   ranksInput.value = String(question.ranks);
   if (document.activeElement !== fenInput) fenInput.value = question.fen;
@@ -154,7 +177,11 @@ async function update(): Promise<void> {
   if (problem) slotOf(problem).textContent = problem.message;
   hint.textContent = hintText(complete);
   drawBoard();
-  answerBox.replaceChildren(...(result ? [summary(result)] : []));
+  const reading = result && isFairy(question) ? pieceReading(result.piece, result.betza) : null;
+  answerBox.replaceChildren(
+    ...(reading ? [el('p', 'piece-reading', reading)] : []),
+    ...(result ? [summary(result)] : []),
+  );
   pictureBox.replaceChildren(...(result ? [picture(result, pieces)] : []));
   byId('picture-box').hidden = result === null;
   if (question.fen && question.from.length)
@@ -166,6 +193,7 @@ async function update(): Promise<void> {
 /** What to do next, in words. */
 function hintText(complete: boolean): string {
   if (complete) return '';
+  if (isFairy(question) && question.betza === '') return 'Type a Betza text, or pick a named piece.';
   if (question.fen) {
     return question.from.length === 0 ? 'Click a piece of the position as the source.' : 'Now click the targets.';
   }
@@ -184,7 +212,8 @@ function saveable(): Saveable | null {
   if (game.active) return game.saveable();
   if (!result) return null;
   const piece = question.fen ? pieceOf(pieces.find((p) => p.square === question.from[0])) : question.piece;
-  const title = `${piece.toLowerCase().replace('_', ' ')} ${question.from.join(',')} → ${question.to.join(',')}`;
+  const name = isFairy(question) && result.betza ? fairyTitle(result.piece, result.betza) : pieceLabel(piece);
+  const title = `${name} ${question.from.join(',')} → ${question.to.join(',')}`;
   const base = { ...pathQuery(question), piece };
   // With a position the effective mask carries the blocking pieces and the attacked squares.
   const query = question.fen ? { ...base, blocked: [], fen: question.fen, mask: result.mask } : base;
@@ -209,6 +238,8 @@ function openSaved(analysis: AnalysisDetail): void {
     blocked: [],
     fen: analysis.fen ?? '',
     avoidAttacked: link?.avoidAttacked ?? false,
+    // A fairy answer carries its canonical text, which asks the same question again.
+    betza: first.piece === 'FAIRY' ? (first.betza ?? '') : '',
   };
   if (next.fen) next.from = next.from.slice(0, 1);
   else next.blocked = outsideMask(first, (i) => squareName(i, board));
@@ -216,6 +247,23 @@ function openSaved(analysis: AnalysisDetail): void {
 }
 
 pieceSelect.addEventListener('change', () => change({ ...question, piece: pieceSelect.value as Piece }));
+/** Asks with the Betza field's text, if it differs from the question's. */
+function commitBetza(): void {
+  clearTimeout(betzaTimer);
+  betzaTimer = undefined;
+  const betza = betzaInput.value.trim();
+  if (betza !== question.betza) change({ ...question, betza });
+}
+betzaInput.addEventListener('input', () => {
+  clearTimeout(betzaTimer);
+  betzaTimer = setTimeout(commitBetza, TYPING_PAUSE_MS);
+});
+betzaInput.addEventListener('change', commitBetza);
+presetSelect.addEventListener('change', () => {
+  if (!presetSelect.value) return;
+  betzaInput.value = presetSelect.value;
+  commitBetza();
+});
 for (const input of [filesInput, ranksInput]) {
   input.addEventListener('change', () => {
     const files = Number(filesInput.value);

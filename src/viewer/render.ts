@@ -8,6 +8,7 @@ import { type DiagramSpec, renderDiagram } from '../engine/diagram.js';
 import { squareIndexOrMinus1 } from '../engine/squares.js';
 import type { Role } from '../engine/types.js';
 import type { PathsPage, Placed, Result } from './api.js';
+import { pieceName } from './fairy.js';
 
 /** Creates an element with a class and children. */
 export function el(tag: string, className = '', ...children: (Node | string)[]): HTMLElement {
@@ -35,7 +36,7 @@ export function summary(result: Result): HTMLElement {
       el(
         'p',
         'unreachable',
-        `Unreachable: no ${result.piece.toLowerCase().replace('_', ' ')} path leads from ${result.sources.squares.join(', ') || 'the sources'} to ${result.targets.squares.join(', ') || 'the targets'}.`,
+        `Unreachable: no ${pieceName(result.piece, result.betza)} path leads from ${result.sources.squares.join(', ') || 'the sources'} to ${result.targets.squares.join(', ') || 'the targets'}.`,
       ),
     );
     return box;

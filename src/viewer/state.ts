@@ -2,13 +2,19 @@
  * The question the viewer asks, and its home in the URL's query string, so a link reproduces it
  * and the browser's back and forward buttons step through earlier questions. Pure: no DOM.
  *
- * `?piece=KING&board=8x8&from=e4&to=a1,h8&blocked=d5&fen=...&avoid=1`
+ * `?piece=KING&board=8x8&from=e4&to=a1,h8&blocked=d5&fen=...&avoid=1`, and for a fairy piece
+ * `?piece=FAIRY&betza=NN&board=8x8&from=a1&to=h8` (the Betza text goes only with piece FAIRY).
  */
 
-/** The pieces the API knows (`Piece`). */
-export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN'] as const;
+/** The pieces the API knows (`Piece`); FAIRY moves as the question's Betza text says. */
+export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN', 'FAIRY'] as const;
 /** One of `PIECES`. */
 export type Piece = (typeof PIECES)[number];
+
+/** A piece in words: `king`, `white pawn`, `fairy piece`. */
+export function pieceLabel(piece: Piece): string {
+  return piece === 'FAIRY' ? 'fairy piece' : piece.toLowerCase().replace('_', ' ');
+}
 
 /** What a click on a square does. */
 export type Mode = 'source' | 'target' | 'obstacle';
@@ -25,11 +31,13 @@ export interface Question {
   /** A position; empty for none. With one, `from` holds the square of the piece to move. */
   fen: string;
   avoidAttacked: boolean;
+  /** The Betza text of a FAIRY piece as typed (empty for none; kept, but not asked, for other pieces). */
+  betza: string;
 }
 
 /** The question a fresh page opens on: the seed example's board. */
 export function emptyQuestion(): Question {
-  return { piece: 'KING', files: 8, ranks: 8, from: [], to: [], blocked: [], fen: '', avoidAttacked: false };
+  return { piece: 'KING', files: 8, ranks: 8, from: [], to: [], blocked: [], fen: '', avoidAttacked: false, betza: '' };
 }
 
 /** Splits a comma list, dropping empty names and duplicates. */
@@ -58,6 +66,7 @@ export function questionFromSearch(search: string): Question {
   q.blocked = list(params.get('blocked'));
   q.fen = (params.get('fen') ?? '').trim();
   q.avoidAttacked = params.get('avoid') === '1';
+  q.betza = (params.get('betza') ?? '').trim();
   return q;
 }
 
@@ -66,6 +75,7 @@ export function searchFromQuestion(q: Question): string {
   const params = new URLSearchParams();
   if (q.fen) params.set('fen', q.fen);
   else params.set('piece', q.piece);
+  if (asksBetza(q)) params.set('betza', q.betza);
   params.set('board', `${q.files}x${q.ranks}`);
   if (q.from.length) params.set('from', q.from.join(','));
   if (q.to.length) params.set('to', q.to.join(','));
@@ -89,7 +99,17 @@ export function toggleSquare(q: Question, mode: Mode, name: string): Question {
   return next;
 }
 
-/** True when the question can be asked: at least one source and one target. */
+/** True when the question moves a fairy piece, so its Betza text goes with it (not with a FEN). */
+export function isFairy(q: Question): boolean {
+  return q.piece === 'FAIRY' && !q.fen;
+}
+
+/** True when the Betza text is part of the question: a fairy piece with a text. */
+export function asksBetza(q: Question): boolean {
+  return isFairy(q) && q.betza !== '';
+}
+
+/** True when the question can be asked: at least one source and one target (and a fairy piece's text). */
 export function isComplete(q: Question): boolean {
-  return q.from.length > 0 && q.to.length > 0;
+  return q.from.length > 0 && q.to.length > 0 && (!isFairy(q) || q.betza !== '');
 }
