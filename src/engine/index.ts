@@ -31,6 +31,7 @@ export { encodePathCursor } from './paths.js';
 export { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
+export { useSha256 } from './sha256.js';
 export { Solution } from './solution.js';
 export {
   restoreResult,
@@ -40,6 +41,5 @@ export {
   solveBatch,
   solvePrepared,
 } from './solve.js';
-export { useSha256 } from './sha256.js';
 export { fileName, parseSquare, squareName } from './squares.js';
 export * from './types.js';
