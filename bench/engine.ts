@@ -204,7 +204,10 @@ const workloads = [
   { name: '9x10 Xiangqi horse (nN), 0-30% obstacles', queries: xiangqiHorse9x10(4000), target: 20 },
 ];
 
-const results = workloads.map(({ name, queries, target, minReachable }) => {
+// BENCH_ONLY=text: only the workloads whose name holds the text (results.json is then left alone).
+const only = process.env.BENCH_ONLY;
+const chosen = only ? workloads.filter((w) => w.name.includes(only)) : workloads;
+const results = chosen.map(({ name, queries, target, minReachable }) => {
   crossCheck(name, queries, minReachable);
   const bfs = throughput(queries, bfsDistanceAndLayers, seconds * 1000);
   const engine = throughput(queries, solveDistanceAndLayers, seconds * 1000);
@@ -232,8 +235,9 @@ console.table(
     target: `${r.target}x`,
   })),
 );
-writeFileSync(
-  new URL('./results.json', import.meta.url),
-  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
-);
+if (!only)
+  writeFileSync(
+    new URL('./results.json', import.meta.url),
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+  );
 if (sink === 42) console.log('');

@@ -18,6 +18,9 @@ import type { Geometry } from './geometry.js';
 
 /** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
 export interface RideShift {
+  /** The leap: `dx` files and `dy` ranks, `delta` = dy * files + dx squares. */
+  readonly dx: number;
+  readonly dy: number;
   readonly delta: number;
   readonly guard: Int32Array;
   readonly max: number;
@@ -65,31 +68,73 @@ function andShiftedBack(out: Int32Array, src: Int32Array, delta: number): void {
   }
 }
 
-/** One leap (dx, dy) passing over `lame` (offsets from its start) as a guarded shift. */
-function rideShift(
-  geo: Geometry,
-  dx: number,
-  dy: number,
-  lame: readonly (readonly [number, number])[],
-  max: number,
-  passable: Int32Array,
-): RideShift {
-  let guard = fileGuard(geo, dx);
-  if (lame.length > 0) {
-    guard = guard.slice();
-    for (const [px, py] of lame) andShiftedBack(guard, passable, py * geo.files + px);
-  }
-  return { delta: dy * geo.files + dx, guard, max };
+/** A lame ray's guard, refilled for each passable set: the file guard less the lame squares' starts. */
+interface LameGuard {
+  readonly guard: Int32Array;
+  /** The ray's file guard, which the guard starts from. */
+  readonly files: Int32Array;
+  /** Each passed-over square's offset from the leap's start, in squares. */
+  readonly offsets: readonly number[];
 }
 
-/** The shifts of `piece` on `geo` with passable set `passable`. */
-export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Array): FairyShifts {
-  const forward: RideShift[] = [];
-  const reverse: RideShift[] = [];
-  for (const { dx, dy, max, lame } of piece.rays) {
-    forward.push(rideShift(geo, dx, dy, lame, max, passable));
-    const back = lame.map(([px, py]) => [px - dx, py - dy] as const);
-    reverse.push(rideShift(geo, -dx, -dy, back, max, passable));
+/** A piece's shifts on one board, made once; the lame rays' guards are refilled per solve. */
+interface BoardShifts extends FairyShifts {
+  readonly lameGuards: readonly LameGuard[];
+}
+
+/** Boards a piece keeps its shifts for (a service sees few sizes); the oldest goes first. */
+const BOARDS_KEPT = 8;
+const shiftsByPiece = new WeakMap<FairyPiece, Map<Geometry, BoardShifts>>();
+
+/** The shifts of `piece` on `geo`, made on first use. */
+function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
+  let byBoard = shiftsByPiece.get(piece);
+  if (byBoard === undefined) {
+    byBoard = new Map();
+    shiftsByPiece.set(piece, byBoard);
   }
-  return { forward, reverse };
+  let shifts = byBoard.get(geo);
+  if (shifts === undefined) {
+    const lameGuards: LameGuard[] = [];
+    const shift = (dx: number, dy: number, lame: readonly (readonly [number, number])[], max: number): RideShift => {
+      let guard = fileGuard(geo, dx);
+      if (lame.length > 0) {
+        const files = guard;
+        guard = new Int32Array(geo.words);
+        lameGuards.push({ guard, files, offsets: lame.map(([px, py]) => py * geo.files + px) });
+      }
+      return { dx, dy, delta: dy * geo.files + dx, guard, max };
+    };
+    const forward: RideShift[] = [];
+    const reverse: RideShift[] = [];
+    for (const { dx, dy, max, lame } of piece.rays) {
+      forward.push(shift(dx, dy, lame, max));
+      reverse.push(
+        shift(
+          -dx,
+          -dy,
+          lame.map(([px, py]) => [px - dx, py - dy] as const),
+          max,
+        ),
+      );
+    }
+    shifts = { forward, reverse, lameGuards };
+    if (byBoard.size >= BOARDS_KEPT) byBoard.delete(byBoard.keys().next().value as Geometry);
+    byBoard.set(geo, shifts);
+  }
+  return shifts;
+}
+
+/**
+ * The shifts of `piece` on `geo` with passable set `passable`. They are kept per piece and board
+ * and the lame guards refilled in place, so they hold until the next call for the same piece and
+ * board: the fills, which are not re-entrant either, use them for one solve at a time.
+ */
+export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Array): FairyShifts {
+  const shifts = boardShifts(geo, piece);
+  for (const { guard, files, offsets } of shifts.lameGuards) {
+    guard.set(files);
+    for (const offset of offsets) andShiftedBack(guard, passable, offset);
+  }
+  return shifts;
 }

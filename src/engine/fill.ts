@@ -103,7 +103,15 @@ export class WordFill {
   ): void {
     if (typeof mover !== 'string') {
       const fairy = this.fairy ?? fairyShifts(this.geo, mover, passable);
-      for (const s of reverse ? fairy.reverse : fairy.forward) this.slide(src, from, to, s, passable, out);
+      let leaps = false;
+      for (const s of reverse ? fairy.reverse : fairy.forward) {
+        // A single leap needs no list of its own: shift straight into `out`, masked once below.
+        if (s.max === 1) {
+          out.orShifted(src, from, to, s.delta, s.guard);
+          leaps = true;
+        } else this.slide(src, from, to, s, passable, out);
+      }
+      if (leaps) for (let i = 0; i < out.n; i++) out.words[out.touched[i]] &= passable[out.touched[i]];
       return;
     }
     const piece = mover;
