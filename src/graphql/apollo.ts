@@ -2,8 +2,10 @@
  * The Apollo Server 5 instance and the order of its plugins, which is the order in which a
  * request is checked: the shape of the operation (depth, aliases, directives, tokens), the
  * mutation rate limit, the operation's cost with its variables and, for heavy operations, a place
- * at admission; then execution, the answer's Cache-Control from its cache policy, and a last
- * word on whether the response may be replayed. A batched HTTP request (a JSON array body) runs
+ * at admission; then execution, the answer's Cache-Control from its cache policy, the status of
+ * a request that could not be executed (200 for `application/json`, 400 for
+ * `application/graphql-response+json`: `request-error-status.ts`), and a last word on whether
+ * the response may be replayed. A batched HTTP request (a JSON array body) runs
  * its operations under one context, so they share one cost limit, engine budget and answer size.
  * Parsed and validated documents are kept by Apollo's default document store, so a repeated
  * query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
@@ -28,6 +30,7 @@ import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin } from './rate-limit.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { closeVerdict } from './replay.js';
+import { requestErrorStatusPlugin } from './request-error-status.js';
 import { PACE_BYTES } from './response-budget.js';
 import { buildSchema } from './schema.js';
 import { markLarge, stringifyResult } from './stringify.js';
@@ -79,6 +82,9 @@ export function createApollo(options: {
       },
       (contextValue) => contextValue.request,
     ),
+    // A document that does not parse or validate, or variables that do not coerce: 200 when the
+    // answer is application/json, as the GraphQL-over-HTTP specification has it.
+    requestErrorStatusPlugin<Context>(),
     {
       async requestDidStart() {
         return {
