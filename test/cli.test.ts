@@ -186,13 +186,13 @@ describe('bad input and bad command lines', () => {
     const run = cli('solve', '--piece', 'dragon', '--from', 'e4', '--to', 'a1');
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      'chess-paths: --piece: "dragon" is not a piece; expected one of king, queen, rook, bishop, knight, white_pawn, black_pawn\n',
+      'chess-paths: --piece: "dragon" is not a piece; expected one of king, queen, rook, bishop, knight, white_pawn, black_pawn, fairy\n',
     );
   });
 
   it.each([
     [['solve', '--piece', 'king', '--from', 'e4'], 'missing --to', 'solve'],
-    [['solve', '--from', 'e4'], 'missing --piece, --to', 'solve'],
+    [['solve', '--from', 'e4'], 'missing --piece (or --betza), --to', 'solve'],
     [[...SEED_ARGS, '--bogus'], "Unknown option '--bogus'", 'solve'],
     [[...SEED_ARGS, 'extra'], 'Unexpected argument', 'solve'],
     [['serve', '--port', '3'], "Unknown option '--port'", 'serve'],
@@ -232,6 +232,7 @@ describe('help and version', () => {
     const help = cli('solve', '--help').stdout;
     for (const option of [
       '--piece',
+      '--betza',
       '--from',
       '--to',
       '--board',

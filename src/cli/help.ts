@@ -4,6 +4,7 @@
  * others, and matches what src/cli/solve.ts and src/cli/main.ts accept.
  */
 import { readFileSync } from 'node:fs';
+import { DEFAULTS } from '../config.js';
 
 /** Exit code of a command line that is not understood (unknown option, missing option). */
 export const USAGE_EXIT = 2;
@@ -45,6 +46,7 @@ Options:
 
 Examples:
   chess-paths solve --piece king --from e4 --to a1,h8
+  chess-paths solve --betza NN --from a1 --to h8
   chess-paths game game.pgn
 `;
 
@@ -69,13 +71,18 @@ Example:
 `;
 
 /** `chess-paths solve --help`. */
-export const SOLVE_HELP = `Usage: chess-paths solve --piece PIECE --from SQUARES --to SQUARES [options]
+export const SOLVE_HELP = `Usage: chess-paths solve (--piece PIECE | --betza TEXT) --from SQUARES --to SQUARES [options]
 
 Prints the distance, the number of shortest paths, the lexicographically smallest path and one
-board per layer (the squares at step k of at least one shortest path, marked 1).
+board per layer (the squares at step k of at least one shortest path, marked 1). A piece given
+by --betza is printed first, as its canonical Betza text (piece: FAIRY (NN)).
 
 Required:
-  --piece PIECE      king, queen, rook, bishop, knight, white_pawn or black_pawn (any case)
+  --piece PIECE      king, queen, rook, bishop, knight, white_pawn, black_pawn or fairy (any
+                     case); may be left out with --betza
+  --betza TEXT       a fairy piece in Betza notation (piece fairy): NN nightrider, RN
+                     chancellor, nN Xiangqi horse, W3 a rook of at most 3 squares; at most ${DEFAULTS.MAX_BETZA_LENGTH}
+                     characters (the subset: docs/path-semantics.md, Fairy pieces)
   --from SQUARES     source squares, comma-separated (e4 or e4,d4); may be repeated
   --to SQUARES       target squares, comma-separated; may be repeated
 
@@ -93,8 +100,9 @@ Exit status: 0 answered (an unreachable target is an answer), 1 bad input (the m
 the option and the value) or output that could not be written (a full disk, a closed pipe),
 2 command line not understood.
 
-Example:
+Examples:
   chess-paths solve --piece king --from e4 --to a1,h8 --paths 3
+  chess-paths solve --betza NN --from a1 --to h8      (the nightrider)
 `;
 
 /** `chess-paths serve --help`. */

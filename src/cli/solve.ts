@@ -3,9 +3,12 @@
  * and printed as text (distance, path count, smallest path, the seed-style ASCII layers) or as JSON
  * shaped like the GraphQL `PathResult`. Option values go to the engine as given, so the engine's
  * checks and messages are the only ones; its `InputError` is re-addressed from the query's field
- * (`from[1]`) to the option the user typed (`--from`).
+ * (`from[1]`) to the option the user typed (`--from`). A fairy piece is `--betza TEXT` (piece
+ * FAIRY unless `--piece` says otherwise); its text is bounded like the API's (MAX_BETZA_LENGTH's
+ * default), and a piece asked by its Betza text is printed with its canonical text.
  */
 import { parseArgs } from 'node:util';
+import { DEFAULTS } from '../config.js';
 import {
   InputError,
   type PathConnection,
@@ -79,6 +82,29 @@ function parseCount(text: string): number {
   return count;
 }
 
+/** The mover: `--piece`, or FAIRY for a `--betza` without one; with its Betza text, within the API's default limit. */
+function parseMover(pieceText: string | undefined, betza: string | undefined): Pick<PathQuery, 'piece' | 'betza'> {
+  const piece = pieceText === undefined ? 'FAIRY' : parsePiece(pieceText);
+  if (betza === undefined) {
+    if (piece === 'FAIRY') {
+      throw new InputError(['--piece'], pieceText, 'needs --betza TEXT, the piece in Betza notation (e.g. --betza NN)');
+    }
+    return { piece };
+  }
+  if (piece !== 'FAIRY') {
+    throw new InputError(['--betza'], betza, `is only for a fairy piece, not ${piece}: leave --piece out`);
+  }
+  const most = DEFAULTS.MAX_BETZA_LENGTH;
+  if (betza.length > most) {
+    throw new InputError(
+      ['--betza'],
+      betza,
+      `is ${betza.length} characters, over the limit of ${most} (the API's default MAX_BETZA_LENGTH)`,
+    );
+  }
+  return { piece, betza };
+}
+
 /** Parses `solve`'s arguments; throws `UsageError` (exit 2) or `InputError` (exit 1). */
 export function parseSolveArgs(args: string[]): SolveRequest {
   const { values } = parseArgs({
@@ -87,6 +113,7 @@ export function parseSolveArgs(args: string[]): SolveRequest {
     allowPositionals: false,
     options: {
       piece: { type: 'string' },
+      betza: { type: 'string' },
       from: { type: 'string', multiple: true },
       to: { type: 'string', multiple: true },
       board: { type: 'string' },
@@ -98,9 +125,12 @@ export function parseSolveArgs(args: string[]): SolveRequest {
       json: { type: 'boolean', default: false },
     },
   });
-  const missing = (['piece', 'from', 'to'] as const).filter((name) => values[name] === undefined);
+  const missing = (['piece', 'from', 'to'] as const).filter(
+    (name) => values[name] === undefined && !(name === 'piece' && values.betza !== undefined),
+  );
   if (missing.length > 0) {
-    throw new UsageError(`missing ${missing.map((name) => `--${name}`).join(', ')}`, 'solve');
+    const named = missing.map((name) => (name === 'piece' ? '--piece (or --betza)' : `--${name}`));
+    throw new UsageError(`missing ${named.join(', ')}`, 'solve');
   }
   const from = squareList(values.from) ?? [];
   const to = squareList(values.to) ?? [];
@@ -111,7 +141,7 @@ export function parseSolveArgs(args: string[]): SolveRequest {
     throw new UsageError('--after needs --paths', 'solve');
   }
   const query: PathQuery = {
-    piece: parsePiece(values.piece as string),
+    ...parseMover(values.piece, values.betza),
     from,
     to,
     ...(values.board !== undefined ? { board: parseBoard(values.board) } : {}),
@@ -137,6 +167,7 @@ export function resultJson(result: PathResult, page?: PathConnection): Record<st
   return {
     key: result.key,
     piece: result.piece,
+    betza: result.betza,
     board: { files: result.board.files, ranks: result.board.ranks },
     mask: result.mask,
     sources: squareSetJson(result.sources),
@@ -163,7 +194,9 @@ export function resultJson(result: PathResult, page?: PathConnection): Record<st
 /** The result as text: a few labelled lines, the listed paths, then the layer boards. */
 export function resultText(request: SolveRequest, result: PathResult, page?: PathConnection): string {
   const { query } = request;
-  if (!result.reachable) return `unreachable: no path from ${query.from.join(',')} to ${query.to.join(',')}\n`;
+  // A piece asked by its Betza text is named with the canonical text (`--betza WF` is KING (K)).
+  const named = query.betza == null ? '' : `piece: ${result.piece} (${result.betza})\n`;
+  if (!result.reachable) return `${named}unreachable: no path from ${query.from.join(',')} to ${query.to.join(',')}\n`;
   const lines = [
     `distance: ${result.distance}`,
     `path count: ${result.pathCount}`,
@@ -175,7 +208,7 @@ export function resultText(request: SolveRequest, result: PathResult, page?: Pat
     for (const edge of page.edges) lines.push(`  ${edge.node.squares.join(' ')}`);
   }
   lines.push('', renderAscii(result));
-  return `${lines.join('\n')}\n`;
+  return `${named}${lines.join('\n')}\n`;
 }
 
 /** Runs `solve` on parsed arguments and returns what to print on stdout. */

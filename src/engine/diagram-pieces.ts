@@ -2,7 +2,8 @@
  * Piece glyphs of the SVG diagram, drawn for this project (no third-party set): plain geometric
  * silhouettes in a 100 x 100 box, the base along the bottom. White pieces are light with a dark
  * outline, black pieces dark with a darker outline and light inner details, so both read on
- * light and dark squares.
+ * light and dark squares. A fairy piece (a Betza text) has no silhouette: its mark is a star in a
+ * circle (`fairyMark`), drawn in the same 100 x 100 box.
  */
 
 import type { Color, Role } from './types.js';
@@ -55,5 +56,21 @@ export function pieceGlyph(role: Role, color: Color, x: string, y: string, scale
     `<g class="piece ${color.toLowerCase()} ${role.toLowerCase()}" transform="translate(${x} ${y}) scale(${scale})">` +
     `<path d="${glyph.body}" fill="${INK[color]}" stroke="${OUTLINE[color]}" stroke-width="3" stroke-linejoin="round"/>` +
     `${detail}</g>`
+  );
+}
+
+/** The fairy mark's star: five points of radius 36 around (50, 52), inner radius 15. */
+const STAR = '50,16 59,40 84,41 64,57 71,81 50,67 29,81 36,57 16,41 41,40';
+
+/**
+ * The mark of a fairy piece (a piece given in Betza notation): a gold star in a pale circle, as an
+ * SVG group filling the 100 x 100 box scaled by `scale` whose top-left corner is (x, y); the
+ * numbers are given already rounded by the caller.
+ */
+export function fairyMark(x: string, y: string, scale: string): string {
+  return (
+    `<g class="fairy-mark" transform="translate(${x} ${y}) scale(${scale})">` +
+    '<circle cx="50" cy="50" r="46" fill="#fefcbf" stroke="#975a16" stroke-width="6"/>' +
+    `<polygon points="${STAR}" fill="#b7791f" stroke="#975a16" stroke-width="3" stroke-linejoin="round"/></g>`
   );
 }

@@ -4,10 +4,12 @@
  * diagram is megabytes), so this bounds `renderDiagram`'s length from counts alone: the board,
  * and how many squares each kind of mark covers. Each element's text is bounded with the widest
  * number the board can print (coordinates of at most `digits` characters, two decimals), so the
- * bound is never below the drawing and, on large boards, within about twice of it.
+ * bound is never below the drawing and, on large boards, within about twice of it. A fairy piece's
+ * text is bounded by its own length (the canonical text the result has, which may be longer than
+ * the text asked): it is printed twice (title and legend), each character escaped at most to six.
  */
 import { DIAGRAM_GEOMETRY } from './diagram.js';
-import { pieceGlyph } from './diagram-pieces.js';
+import { fairyMark, pieceGlyph } from './diagram-pieces.js';
 import { fileName } from './squares.js';
 import type { Board, Color, Role } from './types.js';
 
@@ -26,6 +28,11 @@ export interface DiagramCounts {
   attacked: number;
   /** Squares of the drawn path (0 for none). */
   path: number;
+  /**
+   * With a fairy piece: the length of its Betza text (`DiagramSpec.fairy`); its sources get a
+   * mark, its text goes into the title and the legend. Absent for every other piece.
+   */
+  fairy?: number;
 }
 
 /** Characters of everything whose length does not grow with the board: header, title, banner, legend. */
@@ -42,6 +49,12 @@ function widestGlyph(coordinate: string): number {
   return widest;
 }
 
+/**
+ * What a fairy piece adds besides its text and its marks on the board: the title's words, the
+ * legend's row (its mark, the text element, its squeeze attributes) and the marks' group.
+ */
+const FAIRY_FIXED = 1024;
+
 /** An upper bound of `renderDiagram(spec).length` for a spec with these counts. */
 export function diagramLengthBound(counts: DiagramCounts): number {
   const { files, ranks } = counts.board;
@@ -57,13 +70,19 @@ export function diagramLengthBound(counts: DiagramCounts): number {
   const step = circle + 36 + 3 * digits + String(counts.layerSquares).length; // the number's circle and text
   const hatch = 5 * (6 + 4 * digits); // five strokes `M.. .. L.. ..` a square
   const label = 32 + 2 * digits + Math.max(fileName(files - 1).length, String(ranks).length);
+  const wide = '9'.repeat(digits);
+  const fairy =
+    counts.fairy === undefined
+      ? 0
+      : FAIRY_FIXED + 2 * 6 * counts.fairy + counts.sources * (fairyMark(wide, wide, '0.17').length + 1);
   return (
+    fairy +
     FIXED +
     Math.ceil((files * ranks) / 2) * rect + // the dark squares
     counts.attacked * (rect + tint + circle) +
     counts.obstacles * (rect + hatch) +
     (counts.sources + counts.targets) * rect +
-    counts.pieces * (widestGlyph('9'.repeat(digits)) + 1) +
+    counts.pieces * (widestGlyph(wide) + 1) +
     counts.path * (2 * digits + 2) +
     counts.layerSquares * step +
     (files + ranks) * label

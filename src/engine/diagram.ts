@@ -14,16 +14,18 @@
  * attacked by the other colour tinted red with a red dot, impassable squares dark and hatched,
  * sources outlined green, targets outlined purple and dashed, each layer square numbered with its
  * step k, an optional path drawn as an arrow, an "unreachable" banner across the board when there
- * is no path, and a legend of the marks used under the board. Every number goes through `round`
- * (at most two decimals). Pure: no Node APIs (it is also bundled into a browser page).
+ * is no path, and a legend of the marks used under the board. A fairy piece (a Betza text) marks
+ * its sources with a star, and the title and the legend's first row name it by its text; nothing
+ * else changes, and a picture of any other piece is drawn as before. Every number goes through
+ * `round` (at most two decimals). Pure: no Node APIs (it is also bundled into a browser page).
  */
 
 import { parseBitboard } from './bitset.js';
 import { aBoard } from './board.js';
-import { pieceGlyph } from './diagram-pieces.js';
+import { fairyMark, pieceGlyph } from './diagram-pieces.js';
 import type { ParsedPosition } from './fen.js';
 import { fileName, squareName } from './squares.js';
-import type { Board, Color, PathResult, Role } from './types.js';
+import type { Board, Color, PathResult, Piece, Role } from './types.js';
 
 /** What the pictures need of a result. */
 export type OverlaySource = Pick<PathResult, 'board' | 'layers' | 'sources' | 'targets' | 'mask'>;
@@ -70,11 +72,16 @@ export interface DiagramSpec {
   reachable: boolean;
   /** Which colour's side is at the bottom; default WHITE. */
   orientation?: Color;
+  /**
+   * The canonical Betza text of a fairy mover (a FAIRY result's `betza`): its sources get the
+   * fairy mark, and the title and legend name it. Absent for every other piece.
+   */
+  fairy?: string;
 }
 
 /** The spec of a path result (and, for FEN answers, of its position's pieces). */
 export function diagramSpecOf(
-  result: OverlaySource & { readonly reachable?: boolean },
+  result: OverlaySource & { readonly reachable?: boolean; readonly piece?: Piece; readonly betza?: string | null },
   options: {
     position?: Pick<ParsedPosition, 'pieces'>;
     attacked?: readonly number[];
@@ -101,6 +108,7 @@ export function diagramSpecOf(
   if (options.attacked !== undefined) spec.attacked = options.attacked;
   if (options.path !== undefined) spec.path = options.path;
   if (options.orientation !== undefined) spec.orientation = options.orientation;
+  if (result.piece === 'FAIRY' && typeof result.betza === 'string') spec.fairy = result.betza;
   return spec;
 }
 
@@ -192,7 +200,10 @@ export function renderDiagram(spec: DiagramSpec): string {
   if (spec.targets.length > 0) legend.push(['target', 'target']);
   if (steps > 0) legend.push(['step', 'step k (k moves in)']);
   if (path.length > 1) legend.push(['path', 'one shortest path']);
-  const legendRows = Math.ceil(legend.length / perRow);
+  // A fairy piece's text may be long: it has the legend's first row to itself.
+  const fairy = spec.fairy;
+  const fairyRows = fairy === undefined ? 0 : 1;
+  const legendRows = fairyRows + Math.ceil(legend.length / perRow);
   const legendTop = PAD + boardH + MARGIN;
   const height = legendTop + legendRows * LEGEND_ROW + PAD;
 
@@ -201,7 +212,8 @@ export function renderDiagram(spec: DiagramSpec): string {
     indices.length <= 8 ? indices.map(name).join(', ') : `${indices.slice(0, 8).map(name).join(', ')}, ...`;
   const moves = spec.layers.length - 1;
   const verdict = spec.reachable ? `${moves} move${moves === 1 ? '' : 's'}` : 'unreachable';
-  const title = `Shortest paths on ${aBoard(spec.board)} from ${list(spec.sources) || 'nowhere'} to ${list(spec.targets) || 'nowhere'}: ${verdict}`;
+  const of = fairy === undefined ? '' : ` of fairy piece ${fairy}`;
+  const title = `Shortest paths${of} on ${aBoard(spec.board)} from ${list(spec.sources) || 'nowhere'} to ${list(spec.targets) || 'nowhere'}: ${verdict}`;
 
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${n(width)}" height="${n(height)}" viewBox="0 0 ${n(width)} ${n(height)}" font-family="sans-serif">`,
@@ -272,6 +284,11 @@ export function renderDiagram(spec: DiagramSpec): string {
     }
   });
   out.push('</g>');
+  if (fairy !== undefined) {
+    out.push('<g class="fairy">');
+    for (const index of spec.sources) out.push(fairyMark(n(x(index) + S * 0.1), n(y(index) + S * 0.1), n(S * 0.0036)));
+    out.push('</g>');
+  }
   if (!spec.reachable) {
     const h = Math.min(boardH, S * 1.2);
     const top = PAD + (boardH - h) / 2;
@@ -293,9 +310,10 @@ export function renderDiagram(spec: DiagramSpec): string {
     out.push(`<text x="${n(MARGIN / 2)}" y="${n(PAD + r * S + S / 2)}">${rank + 1}</text>`);
   }
   out.push('</g>', `<g class="legend" font-size="12" fill="${COLORS.text}">`);
+  if (fairy !== undefined) out.push(...fairyLegend(fairy, legendTop, width));
   legend.forEach(([kind, label], i) => {
     const lx = PAD + (i % perRow) * LEGEND_ITEM;
-    const ly = legendTop + Math.floor(i / perRow) * LEGEND_ROW;
+    const ly = legendTop + (fairyRows + Math.floor(i / perRow)) * LEGEND_ROW;
     out.push(
       swatch(lx, ly, kind),
       `<text x="${n(lx + 22)}" y="${n(ly + 8)}" dominant-baseline="central">${escapeXml(label)}</text>`,
@@ -303,6 +321,20 @@ export function renderDiagram(spec: DiagramSpec): string {
   });
   out.push('</g>', '</svg>');
   return out.join('\n');
+}
+
+/**
+ * The legend's row of a fairy piece: its mark and `fairy piece <text>`, squeezed into the row's
+ * width when an estimate of its width (wide capitals) is over it.
+ */
+function fairyLegend(text: string, top: number, width: number): string[] {
+  const label = `fairy piece ${text}`;
+  const room = width - 2 * PAD - 22;
+  const fit = 6 * 12 + 9 * text.length > room ? ` textLength="${round(room)}" lengthAdjust="spacingAndGlyphs"` : '';
+  return [
+    fairyMark(round(PAD), round(top), '0.16'),
+    `<text x="${round(PAD + 22)}" y="${round(top + 8)}" dominant-baseline="central"${fit}>${escapeXml(label)}</text>`,
+  ];
 }
 
 /** A standalone SVG board of a result: `renderDiagram(diagramSpecOf(result))`. */

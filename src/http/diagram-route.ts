@@ -3,8 +3,11 @@
  * image (`<img src="/diagram.svg?...">`). Optional parameters: `board=10x10`, `mask` (0x + hex),
  * `blocked=c2,d3`, `fen` (its pieces are drawn and block), `orientation=white|black`,
  * `avoidAttacked=true` (with `fen`: the piece standing on `from` moves, and the squares the other
- * colour attacks are impassable and marked; `piece` may then be left out) and `path=true` (draw
- * the lexicographically smallest shortest path).
+ * colour attacks are impassable and marked; `piece` may then be left out), `path=true` (draw
+ * the lexicographically smallest shortest path) and `betza=NN` (a fairy piece in Betza notation:
+ * `piece` is then FAIRY, and may be left out). The Betza text goes to the PathQuery as it is, so
+ * the engine reads it and refuses what is not of its subset (400, under `betza`); only its length
+ * is checked here, against MAX_BETZA_LENGTH, as the board's side and the FEN's length are.
  *
  * Answers never change for the same URL: `Cache-Control` is PATH_CACHE_CONTROL, with an ETag and
  * 304 on a matching If-None-Match. Bad input is 400 `text/plain` naming the parameter and the
@@ -15,10 +18,19 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import { type Board, type Color, InputError, PIECES, type Piece, parseSquare, resolveBoard } from '../engine/index.js';
+import {
+  type Board,
+  type Color,
+  InputError,
+  ORTHODOX_MOVERS,
+  PIECES,
+  type Piece,
+  parseSquare,
+  resolveBoard,
+} from '../engine/index.js';
 import { ErrorCode } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
-import { checkBoard, checkFen, LimitError } from '../graphql/limits.js';
+import { checkBetza, checkBoard, checkFen, LimitError } from '../graphql/limits.js';
 import { clientAddress } from './client-address.js';
 import { matchesIfNoneMatch } from './graphql-route.js';
 import { streamText } from './large-text.js';
@@ -195,6 +207,11 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
     if (piece === undefined)
       throw new InputError(['piece'], pieceText, `is not a piece: expected one of ${PIECES.join(', ')}`);
   }
+  const betza = params.get('betza');
+  checkBetza(betza, limits, ['betza']);
+  if (betza !== null && piece === undefined) piece = 'FAIRY';
+  if (piece === 'FAIRY' && betza === null)
+    throw new InputError(['betza'], '', 'is missing: piece FAIRY needs a Betza text, e.g. NN (the nightrider)');
   const from = squaresOf(params, 'from', board, true) as string[];
   const to = squaresOf(params, 'to', board, true) as string[];
   const blocked = squaresOf(params, 'blocked', board, false);
@@ -203,6 +220,8 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
 
   if (avoidAttacked) {
     if (fen === null) throw new InputError(['avoidAttacked'], 'true', 'needs a fen: the piece on from moves');
+    if (betza !== null)
+      throw new InputError(['betza'], betza, 'cannot be combined with avoidAttacked (the piece on from moves)');
     if (from.length !== 1) throw new InputError(['from'], from.join(','), 'must be one square with avoidAttacked');
     if (mask !== null)
       throw new InputError(['mask'], mask, 'cannot be combined with avoidAttacked (use blocked instead)');
@@ -210,8 +229,21 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
     return { operation: { query: POSITION_DIAGRAM, variables }, piece, from: from[0] };
   }
   if (piece === undefined)
-    throw new InputError(['piece'], pieceText ?? '', `is missing: expected one of ${PIECES.join(', ')}`);
-  const q = { piece, from, to, board: boardInput, fen, mask, blocked: blocked ?? null };
+    throw new InputError(
+      ['piece'],
+      pieceText ?? '',
+      `is missing: expected one of ${ORTHODOX_MOVERS.join(', ')}, or betza for a fairy piece`,
+    );
+  const q = {
+    piece,
+    from,
+    to,
+    board: boardInput,
+    fen,
+    mask,
+    blocked: blocked ?? null,
+    ...(betza === null ? {} : { betza }),
+  };
   return { operation: { query: PATHS_DIAGRAM, variables: { q, orientation, path } }, from: from[0] };
 }
 

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type DiagramSpec, diagramSpecOf, renderDiagram, renderSvg } from '../../src/engine/diagram.js';
 import {
   attackedSquares,
+  ORTHODOX_MOVERS,
   parseFen,
   parseSquare,
   positionQuery,
@@ -134,5 +136,101 @@ describe('renderDiagram', () => {
     expect(svg).toContain('<polygon ');
     const one = solve({ piece: 'KING', from: ['a1'], to: ['a1'], board: { files: 1, ranks: 1 } });
     draw(diagramSpecOf(one));
+  });
+});
+
+/** Top-left corners and scales of the fairy marks, in order (board marks first, then the legend's). */
+function fairyMarks(svg: string): { x: number; y: number; scale: number }[] {
+  return [...svg.matchAll(/<g class="fairy-mark" transform="translate\(([\d.]+) ([\d.]+)\) scale\(([\d.]+)\)">/g)].map(
+    (m) => ({ x: Number(m[1]), y: Number(m[2]), scale: Number(m[3]) }),
+  );
+}
+
+/** The `y` of every legend label, in order. */
+function legendRows(svg: string): number[] {
+  const body = /<g class="legend"[^>]*>([\s\S]*)<\/g>\n<\/svg>$/.exec(svg)?.[1] ?? '';
+  return [...body.matchAll(/<text x="[\d.]+" y="([\d.]+)"/g)].map((m) => Number(m[1]));
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('renderDiagram of a fairy piece', () => {
+  // N0 is the nightrider, canonically NN: the picture names the canonical text.
+  const rider = solve({ piece: 'FAIRY', betza: 'N0', from: ['a1', 'c1'], to: ['h8'] });
+
+  it("marks the sources with the fairy star, names the canonical text in the title and the legend, and numbers solve's layers", () => {
+    const spec = diagramSpecOf(rider);
+    expect(spec.fairy).toBe('NN');
+    const svg = draw(spec);
+    expect(renderSvg(rider)).toBe(svg);
+    expect(svg).toContain('<title>Shortest paths of fairy piece NN on an 8 x 8 board from a1, c1 to h8: ');
+    expect(svg).toContain(`: ${rider.distance} moves</title>`);
+    // One star in each source's top-left corner, inside its outline, then the legend's.
+    const corner = (name: string) => ({ x: centre(name).x - 24 + 4.8, y: centre(name).y - 24 + 4.8, scale: 0.17 });
+    expect(fairyMarks(svg)).toEqual([corner('a1'), corner('c1'), { x: 8, y: 8 + 8 * 48 + 24, scale: 0.16 }]);
+    expect(svg).toMatch(
+      /<g class="legend"[^>]*>\n<g class="fairy-mark"[^>]*>.*<\/g>\n<text [^>]*>fairy piece NN<\/text>/,
+    );
+    // The steps are solve's layers, square for square.
+    const expected = rider.layers.flatMap((layer, step) => layer.squares.map((name) => ({ ...centre(name), step })));
+    const byPlace = (a: { x: number; y: number }, b: { x: number; y: number }) => a.x - b.x || a.y - b.y;
+    expect(stepsOf(svg).sort(byPlace)).toEqual(expected.sort(byPlace));
+    expect(rider.layers.length).toBeGreaterThan(1);
+  });
+
+  it('gives the fairy piece its own legend row: the other entries move down one row, nothing else moves', () => {
+    const { fairy, ...plain } = diagramSpecOf(rider);
+    expect(fairy).toBe('NN');
+    const withStar = draw({ ...plain, fairy });
+    const without = draw(plain);
+    expect(without).not.toContain('fairy');
+    const [named, ...rest] = legendRows(withStar);
+    expect(named).toBe(legendRows(without)[0]);
+    expect(rest).toEqual(legendRows(without).map((y) => y + 24));
+    const height = (svg: string) => Number(/ height="([\d.]+)"/.exec(svg)?.[1]);
+    expect(height(withStar)).toBe(height(without) + 24);
+    const squares = (svg: string) => /<g class="dark"[\s\S]*<g class="steps"/.exec(svg)?.[0];
+    expect(squares(withStar)).toBe(squares(without));
+  });
+
+  it("squeezes a long text into the legend's width, and escapes any text", () => {
+    const spec = diagramSpecOf(rider);
+    const long = 'fWWfFFnNbW2lD5'.repeat(5).slice(0, 64);
+    const svg = draw({ ...spec, fairy: long });
+    // The board is 8 x 48 wide, plus its margin and pad: the label has that less the pads and the swatch.
+    expect(svg).toContain(
+      `<text x="30" y="424" dominant-baseline="central" textLength="${24 + 8 * 48 + 8 - 16 - 22}" lengthAdjust="spacingAndGlyphs">fairy piece ${long}</text>`,
+    );
+    expect(draw(spec)).not.toContain('textLength');
+    const odd = draw({ ...spec, fairy: '<&"\'>' });
+    expect(odd).toContain('fairy piece &lt;&amp;&quot;&apos;&gt;</text>');
+  });
+
+  it('draws a Betza text of an orthodox piece as that piece, with no fairy mark', () => {
+    const asKing = solve({ piece: 'FAIRY', betza: 'FW', from: ['e4'], to: ['a1', 'h8'] });
+    expect(asKing.piece).toBe('KING');
+    expect(diagramSpecOf(asKing).fairy).toBeUndefined();
+    expect(renderSvg(asKing)).toBe(renderSvg(seed));
+  });
+});
+
+describe('orthodox pictures', () => {
+  it('are drawn byte for byte as before fairy pieces', () => {
+    // Digests of the pictures as drawn before the fairy mark existed: a change to the drawing of
+    // orthodox pieces must be deliberate (and change DRAWING_VERSION in src/http/diagram-route.ts).
+    expect(sha256(renderSvg(seed))).toBe('09efc6107aa298abfa019bb0c679408ab23a142e2c08455e441f2a3547ceb7c5');
+    const position = parseFen('4k3/8/8/3r4/8/8/8/4K3 w - - 0 1');
+    const result = solve(positionQuery(position, 'e1', ['e3'], true));
+    const words = attackedSquares(position, 'BLACK', sq('e1'));
+    const attacked = [...Array(64).keys()].filter((i) => ((words[i >>> 5] >>> (i & 31)) & 1) === 1);
+    const path = result.path?.squares.map(sq);
+    const svg = renderDiagram(diagramSpecOf(result, { position, attacked, path, orientation: 'BLACK' }));
+    expect(sha256(svg)).toBe('80582614a89ff02025a9c199b37dfdd648a5699b98aa5b8b022d7fa9f17c76ad');
+  });
+
+  it.each(ORTHODOX_MOVERS)('of %s have no fairy mark and no fairy text', (piece) => {
+    const result = solve({ piece, from: ['d4'], to: ['e6', 'd5'] });
+    expect(diagramSpecOf(result)).not.toHaveProperty('fairy');
+    expect(renderSvg(result)).not.toContain('fairy');
   });
 });

@@ -4,7 +4,8 @@
  * before drawing. A picture may show a position (the FEN's pieces; with a mover, the squares its
  * opponents attack), face either way and draw the smallest path. All of that travels as plain
  * data (`SvgOptions`): the worker re-reads the FEN, which the limits keep short, rather than
- * receiving an object graph.
+ * receiving an object graph. A fairy piece's picture names it by its canonical Betza text (the
+ * result's, rebuilt on a worker from the problem's text), so its bound counts that text.
  */
 import { countBits } from '../../engine/bitset.js';
 import {
@@ -92,5 +93,7 @@ export function svgLengthBound(result: PathResult, options: SvgOptions = {}): nu
     // The attacked squares are impassable (the mover avoids them), all but the mover's own.
     attacked: options.mover === undefined ? 0 : impassable + 1,
     path: options.path ? (result.distance ?? 0) + 1 : 0,
+    // A fairy piece's canonical text (not the one asked, which may be shorter) is drawn.
+    ...(result.piece === 'FAIRY' && result.betza !== null ? { fairy: result.betza.length } : {}),
   });
 }
