@@ -47,6 +47,18 @@ export function pliesIn(pgn: unknown, limits: Limits): number {
  * (capped at MAX_BETZA_LENGTH characters, which the question is refused past anyway).
  */
 export function moverWeight(query: unknown): number {
+  return moverUnits(query);
+}
+
+/**
+ * Work of reading a fairy question's Betza text, in board squares: a new rider's text is read in
+ * about a millisecond (its moves traced to the largest board's edge), what filling 4,096
+ * squares takes. Repeated texts are read once, but the estimate cannot know which are new.
+ */
+export const BETZA_READ_WORK = 4096;
+
+/** `moverWeight`'s letters. */
+function moverUnits(query: unknown): number {
   if (query === null || typeof query !== 'object') return 1;
   const { piece, betza } = query as { piece?: unknown; betza?: unknown };
   if (piece !== 'FAIRY' || typeof betza !== 'string') return 1;

@@ -32,6 +32,7 @@
  * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
  *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE, times the mover's
  *   weight (`cost-inputs.ts`: 1 for an orthodox piece, about a fairy piece's rays over a queen's);
+ *   a fairy question adds BETZA_READ_WORK once, for reading its text (not times the fields below);
  * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
  *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }` and every `bitboard` / `squares`
  *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
@@ -54,7 +55,7 @@ import type {
 } from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../config.js';
-import { GAME_PIECE_UNITS, MAX_PIECES, moverWeight, pieceUnits, pliesIn } from './cost-inputs.js';
+import { BETZA_READ_WORK, GAME_PIECE_UNITS, MAX_PIECES, moverWeight, pieceUnits, pliesIn } from './cost-inputs.js';
 import { PLY_WEIGHT } from './game-cache.js';
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
@@ -244,6 +245,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
     case 'Query.shortestPaths': {
       const query = argument(node, 'query', walk);
       squares = querySquares(query, limits) * moverWeight(query);
+      prepared = betzaReadWork(query);
       inner = { ...scope, pieceUnits: pieceUnits(query, querySquares(query, limits)) };
       break;
     }
@@ -251,6 +253,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       const queries = batch(argument(node, 'queries', walk), limits);
       m = Math.max(queries.length, 1);
       squares = queries.reduce((n: number, q) => n + querySquares(q, limits) * moverWeight(q), 0);
+      prepared = queries.reduce((n: number, q) => n + betzaReadWork(q), 0);
       inner = { ...scope, pieceUnits: Math.max(0, ...queries.map((q) => pieceUnits(q, querySquares(q, limits)))) };
       break;
     }
@@ -329,6 +332,13 @@ function argument(node: FieldNode, name: string, walk: Walk): unknown {
 function batch(value: unknown, limits: Limits): unknown[] {
   const list = Array.isArray(value) ? value : value == null ? [] : [value];
   return list.length > limits.maxBatchSize ? list.slice(0, limits.maxBatchSize) : list;
+}
+
+/** The work of reading a question's Betza text: BETZA_READ_WORK for a fairy question, else 0. */
+function betzaReadWork(query: unknown): number {
+  return query !== null && typeof query === 'object' && (query as { betza?: unknown }).betza != null
+    ? BETZA_READ_WORK
+    : 0;
 }
 
 /** Squares of a `PathQuery` value (MAX_BOARD_SIDE^2 if it is not an object). */

@@ -179,6 +179,26 @@ describe('operationCost: the work estimate', () => {
     expect(cost(query, variables).work).toBeGreaterThan(HEAVY_WORK);
   });
 
+  it('weighs a fairy question by its Betza letters, and adds the reading of its text once', () => {
+    // NN: two letters; 64 x 64 solved and its layers' squares read; the text read once.
+    const nightrider = '{ piece: FAIRY, betza: "NN", board: { files: 64, ranks: 64 }, from: ["a1"], to: ["h8"] }';
+    expect(cost(`{ shortestPaths(query: ${nightrider}) { distance layers { squares } } }`).work).toBe(
+      4096 + 4096 * 2 * 2,
+    );
+    // QN: Q counts two (WWFF), N one; a batch of two adds two readings.
+    const amazon = { piece: 'FAIRY', betza: 'QN', from: ['a1'], to: ['h8'] };
+    expect(
+      cost('query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }', { q: [amazon, amazon] }).work,
+    ).toBe(2 * 4096 + 2 * 64 * 3);
+    // Thirty aliases of new riders are heavy: they wait at admission instead of holding the loop together.
+    const aliases = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `a${i}: shortestPaths(query: { piece: FAIRY, betza: "WWFFDDNN${i}", from: ["a1"], to: ["h8"] }) { distance }`,
+    );
+    expect(cost(`{ ${aliases.join(' ')} }`).work).toBeGreaterThan(HEAVY_WORK);
+  });
+
   it('follows the documented formula', () => {
     expect(cost(SEED).work).toBe(64 * 3); // solve + layers.squares + overlay.ascii
     expect(

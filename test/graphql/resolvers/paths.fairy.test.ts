@@ -12,7 +12,9 @@ import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer({ env: { MAX_BETZA_LENGTH: '20' } });
+  // No engine budget: a new rider's text takes milliseconds to read on a busy machine, and these
+  // tests are about answers, not the budget (test/hardening covers it).
+  t = await startTestServer({ env: { MAX_BETZA_LENGTH: '20', ENGINE_BUDGET_MS: '0' } });
 });
 afterAll(async () => {
   await t?.close();
