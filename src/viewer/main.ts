@@ -1,6 +1,7 @@
 /**
- * The viewer page: reads the question from the URL, asks the server through the GraphQL API at
- * once on every change, and shows the answer on the board and beside it. Every change of the
+ * The viewer page: reads the question from the URL (a URL that asks none, a first visit to `/`,
+ * shows the seed example answered, with a line on how to ask another), asks the server through
+ * the GraphQL API at once on every change, and shows the answer on the board and beside it. Every change of the
  * question is a new history entry, so back and forward step through questions. A game (a pasted
  * PGN, or a saved analysis's) takes the board over in its own mode (game.ts) until it is left.
  */
@@ -14,6 +15,7 @@ import { PathPager } from './pager.js';
 import { el, outsideMask, picture, summary } from './render.js';
 import {
   emptyQuestion,
+  isBlankSearch,
   isComplete,
   isFairy,
   type Mode,
@@ -22,6 +24,7 @@ import {
   pieceLabel,
   type Question,
   questionFromSearch,
+  questionFromUrl,
   searchFromQuestion,
   toggleSquare,
 } from './state.js';
@@ -52,7 +55,7 @@ const errors = {
   general: byId('error'),
 };
 
-let question = questionFromSearch(location.search);
+let question = questionFromUrl(location.search);
 let result: Result | null = null;
 let pieces: Placed[] = [];
 let serial = 0;
@@ -190,8 +193,13 @@ async function update(): Promise<void> {
   analyses.offer(saveable());
 }
 
+/** The line over the seed example a first visit shows answered. */
+const EXAMPLE_HINT =
+  'An example: a king from e4 to a1 and h8. To ask your own, press “Clear the board” and click squares, or change the piece, the board or the position.';
+
 /** What to do next, in words. */
 function hintText(complete: boolean): string {
+  if (isBlankSearch(location.search)) return EXAMPLE_HINT;
   if (complete) return '';
   if (isFairy(question) && question.betza === '') return 'Type a Betza text, or pick a named piece.';
   if (question.fen) {
@@ -283,7 +291,7 @@ byId('clear').addEventListener('click', () => {
   change({ ...question, from: [], to: [], blocked: [], fen: '', avoidAttacked: false });
 });
 window.addEventListener('popstate', () => {
-  question = questionFromSearch(location.search);
+  question = questionFromUrl(location.search);
   if (!game.follow(location.hash)) void update();
 });
 

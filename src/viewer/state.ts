@@ -40,6 +40,25 @@ export function emptyQuestion(): Question {
   return { piece: 'KING', files: 8, ranks: 8, from: [], to: [], blocked: [], fen: '', avoidAttacked: false, betza: '' };
 }
 
+/** The seed example (the playground's too): a king from e4 to a1 and h8, what a first visit shows answered. */
+export function seedQuestion(): Question {
+  return { ...emptyQuestion(), from: ['e4'], to: ['a1', 'h8'] };
+}
+
+/** The URL parameters that make up a question; a query string with none of them asks nothing. */
+const QUESTION_KEYS = ['piece', 'board', 'from', 'to', 'blocked', 'fen', 'avoid', 'betza'];
+
+/** True when a query string asks no question (a first visit to `/`): the page shows the seed example. */
+export function isBlankSearch(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return !QUESTION_KEYS.some((key) => params.has(key));
+}
+
+/** The question a page's query string shows: the seed example when it asks none, else `questionFromSearch`. */
+export function questionFromUrl(search: string): Question {
+  return isBlankSearch(search) ? seedQuestion() : questionFromSearch(search);
+}
+
 /** Splits a comma list, dropping empty names and duplicates. */
 function list(value: string | null): string[] {
   if (!value) return [];

@@ -1,19 +1,23 @@
 /**
  * The viewer's question in the URL (src/viewer/state.ts), without a browser: a fairy piece's
  * Betza text goes into the query string with piece FAIRY and comes back out of it; it is left out
- * for other pieces and with a position; a fairy question without a text is not complete.
+ * for other pieces and with a position; a fairy question without a text is not complete. A URL
+ * that asks nothing (a first visit to `/`) is the seed example; any question part asks its own.
  */
 import { describe, expect, it } from 'vitest';
 import {
   asksBetza,
   emptyQuestion,
+  isBlankSearch,
   isComplete,
   isFairy,
   PIECES,
   pieceLabel,
   type Question,
   questionFromSearch,
+  questionFromUrl,
   searchFromQuestion,
+  seedQuestion,
   toggleSquare,
 } from '../../src/viewer/state.js';
 
@@ -75,5 +79,19 @@ describe('viewer question state', () => {
     const next = toggleSquare(nightrider, 'obstacle', 'c2');
     expect(next).toMatchObject({ piece: 'FAIRY', betza: 'NN', blocked: ['c2'] });
     expect(searchFromQuestion(next)).toBe('?piece=FAIRY&betza=NN&board=8x8&from=a1&to=h8&blocked=c2');
+  });
+
+  it('shows the seed example for a URL that asks nothing, and its own question otherwise', () => {
+    expect(seedQuestion()).toEqual({ ...emptyQuestion(), from: ['e4'], to: ['a1', 'h8'] });
+    expect(searchFromQuestion(seedQuestion())).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
+    for (const search of ['', '?', '?utm=x']) {
+      expect(isBlankSearch(search)).toBe(true);
+      expect(questionFromUrl(search)).toEqual(seedQuestion());
+    }
+    for (const search of ['?board=8x8', '?piece=KING', '?fen=8/8/8/8/8/8/8/8', '?from=a1']) {
+      expect(isBlankSearch(search)).toBe(false);
+      expect(questionFromUrl(search)).toEqual(questionFromSearch(search));
+    }
+    expect(questionFromUrl('?piece=KING&board=8x8')).toEqual(emptyQuestion());
   });
 });

@@ -85,7 +85,7 @@ describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Ch
     const distance = page.locator('.distance');
     const reading = page.locator('.piece-reading');
 
-    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
     expect(await page.locator('#betza').isVisible()).toBe(false);
     await page.selectOption('#piece', 'FAIRY');
     expect(await page.locator('#betza').isVisible()).toBe(true);
@@ -119,7 +119,7 @@ describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Ch
     const stored = await t.gql('query ($id: ID!) { analysis(id: $id) { results { piece betza distance } } }', { id });
     expect(stored.body.errors).toBeUndefined();
     expect(stored.body.data.analysis.results).toEqual([{ piece: 'FAIRY', betza: 'NN', distance: NIGHTRIDER.distance }]);
-    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
     await page.locator('.open-analysis', { hasText: 'Fairy nightrider' }).click();
     await expect.poll(() => distance.innerText(), SHOWN).toBe(String(NIGHTRIDER.distance));
     expect(new URL(page.url()).search).toBe(QUESTION);

@@ -31,6 +31,32 @@ const SHOWN = { timeout: 15_000 };
 /** The path count the page shows, without its digit grouping. */
 const shownCount = async (page: Page) => (await page.locator('.path-count').innerText()).replace(/,/g, '');
 
+/** The step marks on the board, square to step. */
+const stepMarks = (page: Page) =>
+  page
+    .locator('#board button[data-step]')
+    .evaluateAll((cells) =>
+      Object.fromEntries(
+        cells.map((c) => [(c as HTMLElement).dataset.square, Number((c as HTMLElement).dataset.step)]),
+      ),
+    );
+
+/** The seed's steps as the library says, square to step. */
+const seedSteps = () => Object.fromEntries(SEED.layers.flatMap((layer, k) => layer.squares.map((s) => [s, k])));
+
+/** Everything a page must not do: other hosts, uncaught errors, console errors, failed or refused requests. */
+function watchStrictly(page: Page, origin: string) {
+  const watched = { ...watchPage(page, origin), consoleErrors: [] as string[], failed: [] as string[] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') watched.consoleErrors.push(message.text());
+  });
+  page.on('requestfailed', (request) => watched.failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
+  });
+  return watched;
+}
+
 describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
   let t: TestServer;
   let browser: Browser;
@@ -57,6 +83,41 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     ]);
   });
 
+  it('answers the seed example on a first visit, without a click', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(t.url).origin);
+    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(SEED.distance));
+    expect(await shownCount(page)).toBe(String(SEED.pathCount));
+    expect(await stepMarks(page)).toEqual(seedSteps());
+    expect(await page.locator('.smallest-path').innerText()).toBe(SEED.path!.squares.join(' → '));
+    expect(await square(page, 'e4').getAttribute('class')).toContain('source');
+    expect(await square(page, 'a1').getAttribute('class')).toContain('target');
+    expect(await square(page, 'h8').getAttribute('class')).toContain('target');
+    // One line says how to ask another question; the URL stays the page's own.
+    const hint = await page.locator('#hint').innerText();
+    expect(hint).toMatch(/^An example: a king from e4 to a1 and h8\. To ask your own, /);
+    expect(hint).not.toContain('\n');
+    expect(new URL(page.url()).search).toBe('');
+    await expect
+      .poll(() => page.locator('.page-status').innerText(), SHOWN)
+      .toBe(`1–${SEED.pathCount} of ${SEED.pathCount}`);
+
+    // Clearing the board starts a question of one's own, and back returns to the example.
+    await page.click('#clear');
+    await expect.poll(() => new URL(page.url()).search, SHOWN).toBe('?piece=KING&board=8x8');
+    await expect.poll(() => page.locator('#hint').innerText(), SHOWN).toBe('Click the source squares.');
+    expect(await page.locator('#board button[data-step]').count()).toBe(0);
+    await page.goBack();
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(SEED.distance));
+    expect(await page.locator('#hint').innerText()).toBe(hint);
+    expect(watched.foreign).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    expect(watched.consoleErrors).toEqual([]);
+    expect(watched.failed).toEqual([]);
+    await page.close();
+  });
+
   it('asks the seed question by clicks, pages through every path, saves and reopens it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     const origin = new URL(t.url).origin;
@@ -64,6 +125,9 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
 
     await page.goto(`${t.url}/`, { waitUntil: 'load' });
     expect(await page.title()).toBe('chess-paths viewer');
+    // The example is on the board: clear it to ask by clicks.
+    await page.click('#clear');
+    await expect.poll(() => page.locator('#board button[data-step]').count(), SHOWN).toBe(0);
     await page.selectOption('#piece', 'KING');
     expect(await page.inputValue('#files')).toBe('8');
     expect(await page.inputValue('#ranks')).toBe('8');
@@ -75,15 +139,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     // The numbers and the step marks, as the library says.
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
     expect(await shownCount(page)).toBe(String(SEED.pathCount));
-    const marked = await page
-      .locator('#board button[data-step]')
-      .evaluateAll((cells) =>
-        Object.fromEntries(
-          cells.map((c) => [(c as HTMLElement).dataset.square, Number((c as HTMLElement).dataset.step)]),
-        ),
-      );
-    const expected = Object.fromEntries(SEED.layers.flatMap((layer, k) => layer.squares.map((s) => [s, k])));
-    expect(marked).toEqual(expected);
+    expect(await stepMarks(page)).toEqual(seedSteps());
     expect(await page.locator('.smallest-path').innerText()).toBe(SEED.path!.squares.join(' → '));
     expect(new URL(page.url()).search).toBe('?piece=KING&board=8x8&from=e4&to=a1,h8');
     await page.locator('#picture-box summary').click();
@@ -142,12 +198,12 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     await page.goBack();
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
 
-    // Save, reload an empty page, and open it from the list.
+    // Save, load an empty board, and open it from the list.
     await page.fill('#analysis-title', 'Seed king');
     await page.click('#save-analysis');
     await expect.poll(() => page.inputValue('#edit-token'), SHOWN).toMatch(/\S{16,}/);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-saved.png`, fullPage: true });
-    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
     expect(await page.locator('#board button[data-step]').count()).toBe(0);
     await page.locator('.open-analysis', { hasText: 'Seed king' }).click();
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('4');
