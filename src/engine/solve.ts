@@ -1,6 +1,7 @@
 /**
  * `solve` and its relatives. The forward and backward fills run eagerly, on the 8 x 8 fast path
- * (a kernel of `kernel64.ts`) or the general word-array fill (`fill.ts`), because distance and
+ * (a kernel of `kernel64.ts`, or `fairy64.ts` for a fairy piece) or the general word-array fill
+ * (`fill.ts`), because distance and
  * layers are what nearly every caller reads; the result (`solution.ts`) computes everything else
  * on first read. A plain 8 x 8 question goes from its text to its result without a `Prepared`
  * problem: `readStandard` leaves its words in `standardWords`, the kernel its layers in
@@ -10,6 +11,7 @@
 import { parseWordsInto } from './bitset.js';
 import { STANDARD_BOARD } from './board.js';
 import { InputError } from './errors.js';
+import { fairy64Words, solveFairy64 } from './fairy64.js';
 import { wordFillOf } from './fill.js';
 import { geometryOf } from './geometry.js';
 import { javascriptKernel, type Kernel64, standardKernel } from './kernel64.js';
@@ -57,9 +59,13 @@ function solveStandard(
 
 /** Solves a prepared problem. */
 export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
-  const { words, data, board, piece } = prepared;
-  if (board === STANDARD_BOARD && piece !== 'FAIRY' && options?.representation !== 'general') {
+  const { words, data, board, piece, fairy } = prepared;
+  if (board === STANDARD_BOARD && options?.representation !== 'general') {
     const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
+    if (fairy !== null) {
+      const distance = solveFairy64(fairy, pLo, pHi, sLo, sHi, tLo, tHi);
+      return new StandardSolution(piece, pLo, pHi, sLo, sHi, tLo, tHi, distance, fairy64Words, prepared);
+    }
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }
   const solved = wordFillOf(geometryOf(board)).solve(

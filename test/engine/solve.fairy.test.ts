@@ -33,13 +33,13 @@ const pieceText = betzaText(3).filter((text) => {
   }
 });
 
-/** A random question on a board of up to `maxSide` squares a side, about a fifth blocked. */
-const fairyCase = (maxSide: number): fc.Arbitrary<FairyCase> =>
+/** A random question on a board of `minSide` to `maxSide` squares a side, some of it blocked. */
+const fairyCase = (maxSide: number, minSide = 1): fc.Arbitrary<FairyCase> =>
   fc
     .record({
       betza: pieceText,
-      files: fc.integer({ min: 1, max: maxSide }),
-      ranks: fc.integer({ min: 1, max: maxSide }),
+      files: fc.integer({ min: minSide, max: maxSide }),
+      ranks: fc.integer({ min: minSide, max: maxSide }),
       seed: fc.integer({ min: 0, max: 2 ** 30 }),
       sources: fc.integer({ min: 1, max: 3 }),
       targets: fc.integer({ min: 0, max: 3 }),
@@ -105,6 +105,15 @@ describe('fairy pieces against the reference BFS', () => {
       fc.assert(
         fc.property(fairyCase(10), (fairy) => expectMatchesReference(solve(fairy.query, options), fairy)),
         { numRuns: 400 },
+      );
+    });
+  }
+
+  for (const options of REPRESENTATIONS) {
+    it(`agrees on 8 x 8, the fast path's board (${JSON.stringify(options)})`, () => {
+      fc.assert(
+        fc.property(fairyCase(8, 8), (fairy) => expectMatchesReference(solve(fairy.query, options), fairy)),
+        { numRuns: 300 },
       );
     });
   }
