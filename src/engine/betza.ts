@@ -52,13 +52,35 @@ export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece
   const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
   const orthodox = ORTHODOX.get(canonical);
   const piece: FairyPiece = Object.freeze({
-    betza: orthodox?.letter ?? canonical,
+    betza: orthodox?.letter ?? withShorthands(canonical),
     rays,
     orthodox: orthodox?.piece ?? null,
   });
   if (readPieces.size >= READ_PIECES_KEPT) readPieces.delete(readPieces.keys().next().value as string);
   readPieces.set(text, piece);
   return piece;
+}
+
+/** A canonical text's terms: modifiers, an atom, and the same atom again or a number. */
+const TERM = /([a-z]*)([A-Z])(\2|\d+)?/g;
+
+/**
+ * The canonical text with the shorthands a player writes: plain `WW` as `R`, `FF` as `B`, `R`
+ * then `B` as `Q`, a plain `W` then `F` as `K` (`WWN` is written `RN`, `FFN` `BN`, `WWFFN`
+ * `QN`). A function of the canonical text, and each shorthand reads back as what it replaces, so
+ * the text is still one per move set and reads back as the same piece.
+ */
+function withShorthands(canonical: string): string {
+  const terms = [...canonical.matchAll(TERM)].map((m) => m[0]);
+  const out: string[] = [];
+  for (const term of terms) {
+    const plain = term === 'WW' ? 'R' : term === 'FF' ? 'B' : term;
+    const last = out.at(-1);
+    if (last === 'R' && plain === 'B') out[out.length - 1] = 'Q';
+    else if (last === 'W' && plain === 'F') out[out.length - 1] = 'K';
+    else out.push(plain);
+  }
+  return out.join('');
 }
 
 /** How many texts `readBetza` keeps; the oldest read goes first. */

@@ -20,10 +20,10 @@ export interface Preset {
 /** The preset list, in the order offered. */
 export const PRESETS: readonly Preset[] = [
   { name: 'nightrider', betza: 'NN', canonical: 'NN', moves: 'knight leaps repeated in one direction' },
-  { name: 'chancellor', betza: 'RN', canonical: 'WWN', moves: 'rook and knight' },
-  { name: 'archbishop', betza: 'BN', canonical: 'FFN', moves: 'bishop and knight' },
-  { name: 'amazon', betza: 'QN', canonical: 'WWFFN', moves: 'queen and knight' },
-  { name: 'centaur', betza: 'KN', canonical: 'WFN', moves: 'king and knight' },
+  { name: 'chancellor', betza: 'RN', canonical: 'RN', moves: 'rook and knight' },
+  { name: 'archbishop', betza: 'BN', canonical: 'BN', moves: 'bishop and knight' },
+  { name: 'amazon', betza: 'QN', canonical: 'QN', moves: 'queen and knight' },
+  { name: 'centaur', betza: 'KN', canonical: 'KN', moves: 'king and knight' },
   { name: 'camel', betza: 'C', canonical: 'C', moves: 'a (3,1) leap' },
   { name: 'zebra', betza: 'Z', canonical: 'Z', moves: 'a (3,2) leap' },
   { name: 'Xiangqi horse', betza: 'nN', canonical: 'nN', moves: 'a knight that cannot jump' },

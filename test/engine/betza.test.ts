@@ -78,10 +78,20 @@ describe('atoms and shorthands', () => {
     expect(rays('R')).toEqual(['-1,0x255', '0,-1x255', '0,1x255', '1,0x255']);
     expect(rays('B')).toEqual(['-1,-1x255', '-1,1x255', '1,-1x255', '1,1x255']);
     expect(readBetza('W').orthodox).toBeNull();
-    expect(readBetza('RN')).toMatchObject({ betza: 'WWN', orthodox: null });
-    expect(readBetza('BN').betza).toBe('FFN');
-    expect(readBetza('QN').betza).toBe('WWFFN');
-    expect(readBetza('KN').betza).toBe('WFN');
+    // Compounds are written with the shorthands a player writes, whatever the text said.
+    expect(readBetza('RN')).toMatchObject({ betza: 'RN', orthodox: null });
+    expect(readBetza('WWN').betza).toBe('RN');
+    expect(readBetza('BN').betza).toBe('BN');
+    expect(readBetza('NFF').betza).toBe('BN');
+    expect(readBetza('QN').betza).toBe('QN');
+    expect(readBetza('WWFFN').betza).toBe('QN');
+    expect(readBetza('KN').betza).toBe('KN');
+    expect(readBetza('WFN').betza).toBe('KN');
+    expect(readBetza('WFF').betza).toBe('WB');
+    expect(readBetza('WWF').betza).toBe('RF');
+    // Only plain terms are shortened: a prefix or a number keeps the atoms.
+    expect(readBetza('fRfB').betza).toBe('fWWfFF');
+    expect(readBetza('WF2').betza).toBe('WF2');
   });
 });
 
@@ -315,7 +325,7 @@ describe("the contract's equivalences", () => {
     expect(readBetza('NnNN').betza).toBe('NnNN');
     expect(readBetza('nNNN').betza).toBe('NnNN');
     expect(readBetza('W2nD').betza).toBe('W2');
-    expect(readBetza('WWDDHH').betza).toBe('WWDDHH');
+    expect(readBetza('WWDDHH').betza).toBe('RDDHH');
     expect(readBetza('ffnN3frN5').betza).toBe('frN5nffN3');
     expect(readBetza('frN5nffN3').betza).toBe('frN5nffN3');
     expect(readBetza('flFrW').betza).toBe('rWflF');
