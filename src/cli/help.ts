@@ -39,6 +39,8 @@ Commands:
   solve    answer one path question and print it (text or --json)
   game     read a PGN game: its moves and where each piece went, with its detours
   serve    start the GraphQL server, configured from the environment
+  export   write every saved analysis (and --cache, the result cache) as JSON Lines
+  import   read such a file into a database (SQLite or PostgreSQL), whole or not at all
 
 Options:
   -h, --help       show this help (also: chess-paths <command> --help)
@@ -48,6 +50,7 @@ Examples:
   chess-paths solve --piece king --from e4 --to a1,h8
   chess-paths solve --betza NN --from a1 --to h8
   chess-paths game game.pgn
+  chess-paths export --out analyses.jsonl
 `;
 
 /** `chess-paths game --help`. */
@@ -119,4 +122,56 @@ Common variables (all of them: docs/configuration.md):
 
 Options:
   -h, --help     show this help
+`;
+
+/** `chess-paths export --help`. */
+export const EXPORT_HELP = `Usage: chess-paths export [--database URL] [--out FILE] [--cache]
+
+Writes every saved analysis as JSON Lines: a header line, one line per analysis (id, title,
+notes, FEN, PGN, queries, resultKeys, version, createdAt, updatedAt and editTokenHash, the
+SHA-256 of its edit token: tokens are never stored, so never exported), then an end line
+with the counts. The database is read in pages and the file written as it is read, so any
+number of analyses takes the same memory. The format: docs/persistence.md.
+
+Options:
+  --database URL   the database to read (default DATABASE_URL, else ${DEFAULTS.DATABASE_URL}):
+                   file:PATH (SQLite; the service must be stopped, it holds the file alone)
+                   or postgresql://user:password@host:5432/db (replicas may keep running)
+  --out FILE       write FILE (written as FILE.partial-PID, renamed when complete);
+                   default standard output
+  --cache          also the result cache's rows (layers as base64)
+  -h, --help       show this help
+
+Exit status: 0 exported, 1 a database that cannot be read or output that could not be
+written (the message says why), 2 command line not understood.
+
+Examples:
+  chess-paths export --database file:./data/chess-paths.db --out analyses.jsonl
+  chess-paths export --cache | gzip > backup.jsonl.gz
+`;
+
+/** `chess-paths import --help`. */
+export const IMPORT_HELP = `Usage: chess-paths import [--database URL] [FILE | -]
+
+Reads a file written by chess-paths export (FILE, or standard input with - or no FILE) into a
+database: first brings the database's schema up to date (as the server does at start-up),
+then checks the whole file, then writes it in one transaction, so it is imported whole or not
+at all. Analyses keep their ids, versions, timestamps and edit-token hashes: edit tokens
+given by the old database work on the new one. An analysis already in the database and equal
+to the file's is left as it is, so importing a file twice changes nothing.
+
+Refused, with the line named and nothing written: a line that is not JSON or is cut short, a
+missing, unknown or mistyped field, an analysis over MAX_ANALYSIS_BYTES, all analyses over
+ANALYSES_MAX_BYTES, an id already in the database with other content, a missing end line.
+
+Options:
+  --database URL   the database to write (default DATABASE_URL, else ${DEFAULTS.DATABASE_URL};
+                   a SQLite file is created if needed, a PostgreSQL database must exist)
+  -h, --help       show this help
+
+Exit status: 0 imported, 1 a file or an analysis refused, or a database that cannot be used
+(the message says why, and which line), 2 command line not understood.
+
+Example:
+  chess-paths import --database postgresql://chess_paths@db:5432/chess_paths analyses.jsonl
 `;

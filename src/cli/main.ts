@@ -8,8 +8,19 @@
 import { parseArgs } from 'node:util';
 import { InputError } from '../engine/index.js';
 import { gameCommand, parseGameArgs } from './game.js';
-import { GAME_HELP, MAIN_HELP, SERVE_HELP, SOLVE_HELP, USAGE_EXIT, UsageError, version } from './help.js';
+import {
+  EXPORT_HELP,
+  GAME_HELP,
+  IMPORT_HELP,
+  MAIN_HELP,
+  SERVE_HELP,
+  SOLVE_HELP,
+  USAGE_EXIT,
+  UsageError,
+  version,
+} from './help.js';
 import { parseSolveArgs, solveCommand } from './solve.js';
+import { exportCommand, importCommand, parseExportArgs, parseImportArgs } from './transfer.js';
 
 /** Where the command writes; the process's streams unless a test passes its own. */
 export interface Output {
@@ -22,7 +33,13 @@ const processOutput: Output = {
   err: (text) => void process.stderr.write(text),
 };
 
-const HELP: Record<string, string> = { solve: SOLVE_HELP, game: GAME_HELP, serve: SERVE_HELP };
+const HELP: Record<string, string> = {
+  solve: SOLVE_HELP,
+  game: GAME_HELP,
+  serve: SERVE_HELP,
+  export: EXPORT_HELP,
+  import: IMPORT_HELP,
+};
 
 /** True when `-h` or `--help` comes before a `--` that ends the options. */
 function asksHelp(args: string[]): boolean {
@@ -68,13 +85,21 @@ async function dispatch(args: string[], io: Output): Promise<number | undefined>
     io.out(`${version()}\n`);
     return 0;
   }
-  if (command === 'solve' || command === 'game' || command === 'serve') {
+  if (
+    command === 'solve' ||
+    command === 'game' ||
+    command === 'serve' ||
+    command === 'export' ||
+    command === 'import'
+  ) {
     if (asksHelp(rest)) {
       io.out(HELP[command]);
       return 0;
     }
     try {
       if (command === 'serve') return await serve(rest);
+      if (command === 'export') return await exportCommand(parseExportArgs(rest), io);
+      if (command === 'import') return await importCommand(parseImportArgs(rest), io);
       io.out(command === 'game' ? gameCommand(parseGameArgs(rest)) : solveCommand(parseSolveArgs(rest)));
       return 0;
     } catch (err) {

@@ -1,0 +1,287 @@
+/**
+ * `chess-paths import`: writes the analyses (and cached results) of an export file into a
+ * database, whole or not at all, keeping their ids, versions, timestamps and edit-token hashes,
+ * so an edit token given by the old database works on the new one.
+ *
+ * Two passes over the file, each streaming (one line and one batch in memory):
+ *
+ * 1. `checkExportFile` reads every line without touching the database: the header first, then
+ *    analyses and cached results, then the end line whose counts must match; any line that is
+ *    not JSON, has a wrong or unknown field, a wrong type, or an analysis over
+ *    `MAX_ANALYSIS_BYTES` is refused with its number, and nothing has been written.
+ * 2. One transaction reads the file again in batches (`BATCH_ROWS` rows, `BATCH_BYTES` bytes):
+ *    for each batch it reads the rows of the same ids already in the database, skips those equal
+ *    to the file's (so a second import changes nothing), refuses one that differs (naming the
+ *    line and the fields), and inserts the rest. After the last batch it checks the analyses'
+ *    total against `ANALYSES_MAX_BYTES`. Any refusal rolls the whole transaction back.
+ *
+ * Cached results are a cache: a row whose key is already in the database is left as it is,
+ * whatever it holds. The cache's budget (`CACHE_MAX_BYTES`) is the service's to keep: its next
+ * cache write evicts the least recently used rows until the table is within it.
+ */
+import type { Readable } from 'node:stream';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { readTotals } from './totals.js';
+import type { TransferDatabase } from './transfer-database.js';
+import {
+  type AnalysisColumns,
+  type CachedResultColumns,
+  type EndLine,
+  type HeaderLine,
+  type LineLimits,
+  parseLine,
+  TransferError,
+} from './transfer-format.js';
+import { readLines } from './transfer-lines.js';
+
+/** Most rows written per statement. */
+export const BATCH_ROWS = 256;
+/** Most stored bytes per batch (a larger row alone). */
+export const BATCH_BYTES = 4 * 1024 * 1024;
+/** How long the import's transaction may last, ms. */
+const IMPORT_TIMEOUT_MS = 24 * 3600 * 1000;
+
+/** Budgets and bounds of an import. */
+export interface ImportLimits extends LineLimits {
+  /** Most bytes of all analyses together (`ANALYSES_MAX_BYTES`; 0: no limit). */
+  maxAnalysesBytes: number;
+  /** Longest line read, bytes (default from `maxAnalysisBytes`: see `maxLineBytes`). */
+  maxLineBytes?: number;
+}
+
+/** The longest line an export of analyses within `maxAnalysisBytes` can hold, with room for cache rows. */
+export function maxLineBytes(limits: LineLimits): number {
+  // JSON escapes at most 6 bytes per byte of text (\u0000); cache rows are base64 (4/3).
+  return Math.max(64 * 1024 * 1024, 6 * limits.maxAnalysisBytes + 64 * 1024);
+}
+
+/** What the file holds, found by `checkExportFile`. */
+export interface CheckedFile {
+  header: HeaderLine;
+  end: EndLine;
+}
+
+/** How many rows an import added, and how many it found already there, equal. */
+export interface ImportSummary {
+  analyses: { added: number; unchanged: number };
+  cachedResults: { added: number; unchanged: number };
+}
+
+type Item =
+  | { line: number; kind: 'analysis'; row: AnalysisColumns }
+  | { line: number; kind: 'cachedResult'; row: CachedResultColumns };
+
+/**
+ * The rows of the file in order, checked line by line: the header, rows, the end line and
+ * nothing after it, with counts that match. Throws `TransferError` naming the line.
+ */
+async function* rowsOf(input: Readable, limits: ImportLimits, seen: { header?: HeaderLine; end?: EndLine }) {
+  let analyses = 0;
+  let cachedResults = 0;
+  let last = 0;
+  for await (const { line, text } of readLines(input, limits.maxLineBytes ?? maxLineBytes(limits))) {
+    last = line;
+    if (seen.end) throw new TransferError('the file goes on after its end line', line);
+    if (text.trim() === '') throw new TransferError('is empty (every line is one JSON object)', line);
+    const parsed = parseLine(text, line, limits);
+    if (line === 1) {
+      if (parsed.type !== 'header') {
+        throw new TransferError('is not the header of a chess-paths export ({"type":"header",...})', line);
+      }
+      seen.header = parsed.header;
+      continue;
+    }
+    if (parsed.type === 'header') throw new TransferError('a second header', line);
+    if (parsed.type === 'end') {
+      if (parsed.end.analyses !== analyses || parsed.end.cachedResults !== cachedResults) {
+        throw new TransferError(
+          `the end line counts ${parsed.end.analyses} analyses and ${parsed.end.cachedResults} cached results, ` +
+            `but the file holds ${analyses} and ${cachedResults}`,
+          line,
+        );
+      }
+      seen.end = parsed.end;
+      continue;
+    }
+    if (parsed.type === 'analysis') {
+      analyses++;
+      yield { line, kind: 'analysis', row: parsed.columns } as Item;
+    } else {
+      if (!seen.header?.cache)
+        throw new TransferError('a cached result in an export whose header says "cache": false', line);
+      cachedResults++;
+      yield { line, kind: 'cachedResult', row: parsed.columns } as Item;
+    }
+  }
+  if (last === 0) throw new TransferError('the file is empty: it is not a chess-paths export');
+  if (!seen.end) {
+    throw new TransferError(
+      `the file ends after line ${last} without its end line ({"type":"end",...}): it was cut short`,
+      last,
+    );
+  }
+}
+
+/** Pass 1: reads and checks the whole file, writing nothing. */
+export async function checkExportFile(input: Readable, limits: ImportLimits): Promise<CheckedFile> {
+  const seen: { header?: HeaderLine; end?: EndLine } = {};
+  for await (const _ of rowsOf(input, limits, seen)) {
+    // Each row is checked as it is parsed; nothing is kept.
+  }
+  return { header: seen.header as HeaderLine, end: seen.end as EndLine };
+}
+
+type Tx = Pick<PrismaClient, 'analysis' | 'cachedResult' | '$queryRawUnsafe'>;
+
+/** The fields of an analysis that differ between the file's row and the database's. */
+function differences(file: AnalysisColumns, stored: Omit<AnalysisColumns, 'bytes'>): string[] {
+  const out: string[] = [];
+  // The JSON columns compared as JSON: a row stored by an older version may space it otherwise.
+  const canonical = (text: string) => JSON.stringify(JSON.parse(text));
+  stored = { ...stored, queries: canonical(stored.queries), resultKeys: canonical(stored.resultKeys) };
+  const same = (a: unknown, b: unknown) =>
+    a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
+  for (const name of [
+    'title',
+    'notes',
+    'fen',
+    'pgn',
+    'queries',
+    'resultKeys',
+    'editTokenHash',
+    'version',
+    'createdAt',
+    'updatedAt',
+  ] as const) {
+    if (!same(file[name], stored[name])) out.push(name);
+  }
+  return out;
+}
+
+/** Writes one batch of analyses; resolves with the rows added and their bytes. */
+async function writeAnalyses(
+  tx: Tx,
+  batch: { line: number; row: AnalysisColumns }[],
+): Promise<{ added: number; unchanged: number; bytes: number }> {
+  const stored = new Map(
+    (await tx.analysis.findMany({ where: { id: { in: batch.map((item) => item.row.id) } } })).map((row) => [
+      row.id,
+      row,
+    ]),
+  );
+  const fresh = new Map<string, { line: number; row: AnalysisColumns }>();
+  let unchanged = 0;
+  for (const item of batch) {
+    const earlier = stored.get(item.row.id) ?? fresh.get(item.row.id)?.row;
+    if (!earlier) {
+      fresh.set(item.row.id, item);
+      continue;
+    }
+    const differ = differences(item.row, earlier);
+    if (differ.length > 0) {
+      const where = stored.has(item.row.id)
+        ? 'the analysis with this id already in the database (or earlier in this file)'
+        : `line ${fresh.get(item.row.id)?.line}`;
+      throw new TransferError(
+        `the analysis ${JSON.stringify(item.row.id)} differs from ${where} (${differ.join(', ')}); nothing was imported`,
+        item.line,
+      );
+    }
+    unchanged++;
+  }
+  const rows = [...fresh.values()].map((item) => item.row);
+  if (rows.length > 0) await tx.analysis.createMany({ data: rows });
+  return { added: rows.length, unchanged, bytes: rows.reduce((sum, row) => sum + row.bytes, 0) };
+}
+
+/** Writes one batch of cache rows: keys already there are left alone. */
+async function writeCache(
+  tx: Tx,
+  batch: { row: CachedResultColumns }[],
+): Promise<{ added: number; unchanged: number }> {
+  const present = new Set(
+    (
+      await tx.cachedResult.findMany({
+        where: { key: { in: batch.map((item) => item.row.key) } },
+        select: { key: true },
+      })
+    ).map((row) => row.key),
+  );
+  const fresh = new Map<string, CachedResultColumns>();
+  for (const { row } of batch) if (!present.has(row.key) && !fresh.has(row.key)) fresh.set(row.key, row);
+  if (fresh.size > 0) await tx.cachedResult.createMany({ data: [...fresh.values()] });
+  return { added: fresh.size, unchanged: batch.length - fresh.size };
+}
+
+/**
+ * Imports the export that `open` reads (called once per pass: the file is read twice): checks it
+ * whole (unless `checked`: the caller ran `checkExportFile` on the same file), then writes it in
+ * one transaction. Throws `TransferError` (nothing written) when the file or its contents are
+ * refused.
+ */
+export async function importStore(
+  db: TransferDatabase,
+  open: () => Readable,
+  limits: ImportLimits,
+  options: { checked?: boolean } = {},
+): Promise<ImportSummary> {
+  if (!options.checked) await checkExportFile(open(), limits);
+  return db.prisma.$transaction(
+    async (tx) => {
+      const summary: ImportSummary = {
+        analyses: { added: 0, unchanged: 0 },
+        cachedResults: { added: 0, unchanged: 0 },
+      };
+      let addedBytes = 0;
+      let analyses: { line: number; row: AnalysisColumns }[] = [];
+      let cache: { line: number; row: CachedResultColumns }[] = [];
+      let analysisBytes = 0;
+      let cacheBytes = 0;
+      const flushAnalyses = async () => {
+        if (analyses.length === 0) return;
+        const done = await writeAnalyses(tx, analyses);
+        summary.analyses.added += done.added;
+        summary.analyses.unchanged += done.unchanged;
+        addedBytes += done.bytes;
+        analyses = [];
+        analysisBytes = 0;
+      };
+      const flushCache = async () => {
+        if (cache.length === 0) return;
+        const done = await writeCache(tx, cache);
+        summary.cachedResults.added += done.added;
+        summary.cachedResults.unchanged += done.unchanged;
+        cache = [];
+        cacheBytes = 0;
+      };
+      for await (const item of rowsOf(open(), limits, {})) {
+        if (item.kind === 'analysis') {
+          if (analyses.length >= BATCH_ROWS || (analyses.length > 0 && analysisBytes + item.row.bytes > BATCH_BYTES)) {
+            await flushAnalyses();
+          }
+          analyses.push(item);
+          analysisBytes += item.row.bytes;
+        } else {
+          if (cache.length >= BATCH_ROWS || (cache.length > 0 && cacheBytes + item.row.bytes > BATCH_BYTES)) {
+            await flushCache();
+          }
+          cache.push(item);
+          cacheBytes += item.row.bytes;
+        }
+      }
+      await flushAnalyses();
+      await flushCache();
+      if (limits.maxAnalysesBytes > 0 && addedBytes > 0) {
+        const total = (await readTotals(tx)).analysisBytes;
+        if (total > limits.maxAnalysesBytes) {
+          throw new TransferError(
+            `importing these analyses (${addedBytes} bytes) would bring all analyses to ${total} bytes, over the limit of ` +
+              `${limits.maxAnalysesBytes} (ANALYSES_MAX_BYTES); nothing was imported`,
+          );
+        }
+      }
+      return summary;
+    },
+    { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },
+  );
+}
