@@ -1,12 +1,25 @@
 /**
- * The clickable board: one `<button>` per square (aria-label = its name, e.g. "e4"), rank 8 on
- * top. One square at a time is in the tab order (a roving tabindex); the arrow keys move focus
- * across the board, Home/End to the ends of a rank, and Enter or Space toggles the square as the
- * native button does. The buttons also show what the answer says of each square: its step, the
- * smallest path, the position's pieces; in a game, the last move's squares and the chosen piece's
- * journey (its squares numbered in the order it stood on them).
+ * The clickable board, drawn as a chess player reads one: one `<button>` per square (aria-label =
+ * its name, e.g. "e4"), file letters under it and rank numbers beside it (past `z` the files go
+ * on `aa`, `ab`, ...), White or Black at the bottom (`orient`). The pieces of a position are the
+ * SVG diagrams' glyphs (glyphs.ts); a path is drawn as arrows over the squares (arrows.ts): the
+ * view's own (the smallest path) unless another is shown for a while (`showPath`, e.g. the path
+ * under the pointer in the list). The buttons also show each square's step, sources, targets and
+ * obstacles; in a game, the last move's squares and the chosen piece's journey (its squares
+ * numbered in the order it stood on them).
+ *
+ * One square at a time is in the tab order (a roving tabindex); the arrow keys move focus across
+ * the board as it is drawn (up is up on the screen whichever side is at the bottom), Home/End to
+ * the ends of a row, and Enter or Space toggles the square as the native button does. Squares
+ * shrink to fit the board's box down to a floor, past which the box scrolls (style.css), and a
+ * focused square is scrolled into view.
  */
-import { squareName } from '../engine/squares.js';
+import { fileName, squareIndexOrMinus1, squareName } from '../engine/squares.js';
+import { arrowLayer, type Cell, drawArrows } from './arrows.js';
+import { glyph, pieceWords } from './glyphs.js';
+
+/** Which side is at the bottom of the board. */
+export type Orientation = 'WHITE' | 'BLACK';
 
 /** What the board shows; square names throughout. */
 export interface BoardView {
@@ -17,10 +30,12 @@ export interface BoardView {
   obstacles: string[];
   /** Step k of every square on a shortest path (layer k). */
   steps: Map<string, number>;
-  /** Squares of the smallest path. */
-  path: Set<string>;
+  /** The path drawn as arrows (the smallest path), in order; empty for none. */
+  path: readonly string[];
   /** Pieces of a position: letter (upper case white, lower case black). */
   pieces: Map<string, string>;
+  /** The piece that moves, drawn on the sources that hold no piece (a letter, `*` for a fairy piece). */
+  mover?: string;
   /** A game's last move: its from and to squares. */
   moved?: string[];
   /** A journey: the times (0 = the start, k = after its move k) the piece stood on each square. */
@@ -35,9 +50,16 @@ export function pieceLetter(role: string, color: string): string {
   return color === 'WHITE' ? l : l.toLowerCase();
 }
 
+/** Boards with more files than this widen the board's column (style.css, `data-wide`). */
+const WIDE = 16;
+
 /** The board element, which keeps focus on the same square across redraws. */
 export class BoardGrid {
   private focusName = '';
+  private view: BoardView | null = null;
+  private side: Orientation = 'WHITE';
+  private arrows: SVGSVGElement | null = null;
+  private shown: readonly string[] = [];
 
   /** Binds to `root` (an empty element); `onToggle` runs on a click or Enter/Space on a square. */
   constructor(
@@ -54,10 +76,37 @@ export class BoardGrid {
     root.addEventListener('keydown', (event) => this.keydown(event));
   }
 
+  /** The side at the bottom. */
+  get orientation(): Orientation {
+    return this.side;
+  }
+
+  /** Puts `side` at the bottom, redrawing what is on the board. */
+  orient(side: Orientation): void {
+    if (side === this.side) return;
+    this.side = side;
+    if (this.view) this.draw(this.view);
+  }
+
+  /** Where a square is drawn: its column and row from the top left. */
+  private cell(name: string): Cell | null {
+    const view = this.view;
+    if (!view) return null;
+    const index = squareIndexOrMinus1(name, view.files, view.ranks);
+    if (index < 0) return null;
+    const file = index % view.files;
+    const rank = (index - file) / view.files;
+    return this.side === 'BLACK'
+      ? { col: view.files - 1 - file, row: rank }
+      : { col: file, row: view.ranks - 1 - rank };
+  }
+
   /** Redraws every square from `view`. */
   draw(view: BoardView): void {
+    this.view = view;
     const { files, ranks } = view;
     const board = { files, ranks };
+    const black = this.side === 'BLACK';
     const hadFocus = this.root.contains(document.activeElement);
     const sources = new Set(view.sources);
     const targets = new Set(view.targets);
@@ -65,13 +114,22 @@ export class BoardGrid {
     const moved = new Set(view.moved ?? []);
     const names = new Set<string>();
     this.root.style.setProperty('--files', String(files));
-    this.root.setAttribute('aria-label', `Board, ${files} files by ${ranks} ranks`);
+    this.root.style.setProperty('--ranks', String(ranks));
+    this.root.toggleAttribute('data-wide', files > WIDE);
+    this.root.dataset.orientation = this.side;
+    this.root.setAttribute(
+      'aria-label',
+      `Board, ${files} files by ${ranks} ranks, ${black ? 'Black' : 'White'} at the bottom`,
+    );
     const rows: HTMLElement[] = [];
-    for (let rank = ranks - 1; rank >= 0; rank--) {
-      const row = document.createElement('div');
-      row.setAttribute('role', 'row');
-      row.className = 'rank';
-      for (let file = 0; file < files; file++) {
+    for (let row = 0; row < ranks; row++) {
+      const rank = black ? row : ranks - 1 - row;
+      const line = document.createElement('div');
+      line.setAttribute('role', 'row');
+      line.className = 'rank';
+      line.append(coordinate('rank-label', String(rank + 1)));
+      for (let col = 0; col < files; col++) {
+        const file = black ? files - 1 - col : col;
         const name = squareName(rank * files + file, board);
         names.add(name);
         const cell = document.createElement('button');
@@ -88,15 +146,17 @@ export class BoardGrid {
           view.selected === name ? 'selected' : '',
         ].filter(Boolean);
         classes.push(...states);
-        if (view.path.has(name)) classes.push('on-path');
         if (moved.has(name)) classes.push('moved');
         const visits = view.visits?.get(name);
         if (visits) classes.push('journey');
-        cell.className = classes.join(' ');
         cell.setAttribute('aria-pressed', String(states.length > 0));
         const step = view.steps.get(name);
         const piece = view.pieces.get(name);
-        if (piece) cell.append(span('piece', piece));
+        const mover = !piece && sources.has(name) ? view.mover : undefined;
+        if (piece || mover) classes.push('has-piece');
+        cell.className = classes.join(' ');
+        if (piece) cell.append(pieceMark('glyph', piece));
+        else if (mover) cell.append(pieceMark('glyph mover', mover));
         if (step !== undefined) {
           cell.dataset.step = String(step);
           cell.append(span('step', String(step)));
@@ -105,26 +165,60 @@ export class BoardGrid {
           cell.dataset.visits = visits.join(',');
           cell.append(span('visit', visits.join('·')));
         }
-        const title = [
-          name,
+        const about = [
           ...states,
           moved.has(name) ? 'last move' : '',
+          piece ? pieceWords(piece) : '',
+          mover ? `the ${pieceWords(mover)} that moves` : '',
           step !== undefined ? `step ${step}` : '',
-          piece ? `piece ${piece}` : '',
           visits ? `journey ${visits.join(', ')}` : '',
-        ];
-        cell.title = title.filter(Boolean).join(', ');
-        row.append(cell);
+        ].filter(Boolean);
+        cell.title = [name, ...about].join(', ');
+        if (about.length) cell.setAttribute('aria-description', about.join(', '));
+        line.append(cell);
       }
-      rows.push(row);
+      rows.push(line);
     }
-    this.root.replaceChildren(...rows);
+    const fileRow = document.createElement('div');
+    fileRow.className = 'file-labels';
+    fileRow.setAttribute('aria-hidden', 'true');
+    fileRow.append(coordinate('corner', ''));
+    for (let col = 0; col < files; col++)
+      fileRow.append(coordinate('file-label', fileName(black ? files - 1 - col : col)));
+    this.arrows = arrowLayer(files, ranks);
+    this.root.replaceChildren(...rows, fileRow, this.arrows);
+    this.shown = [];
+    this.showPath(null);
     if (!names.has(this.focusName)) this.focusName = view.sources[0] ?? squareName(0, board);
     const current = this.button(this.focusName);
     if (current) {
       current.tabIndex = 0;
       if (hadFocus) current.focus();
     }
+  }
+
+  /** Draws `path` (square names in order) as the arrows, or the view's own path for null. */
+  showPath(path: readonly string[] | null): void {
+    const view = this.view;
+    const layer = this.arrows;
+    if (!view || !layer) return;
+    const next = path ?? view.path;
+    const kind = path === null ? 'smallest' : 'shown';
+    const same = next.length === this.shown.length && next.every((name, i) => name === this.shown[i]);
+    if (same && layer.dataset.kind === kind) return;
+    for (const name of this.shown) this.button(name)?.classList.remove('on-path');
+    const cells: Cell[] = [];
+    const names: string[] = [];
+    for (const name of next) {
+      const cell = this.cell(name);
+      if (!cell) continue;
+      cells.push(cell);
+      names.push(name);
+      this.button(name)?.classList.add('on-path');
+    }
+    drawArrows(layer, names, cells);
+    layer.dataset.kind = kind;
+    this.shown = names;
   }
 
   /** The button of a square. */
@@ -162,5 +256,21 @@ function span(className: string, text: string): HTMLSpanElement {
   const el = document.createElement('span');
   el.className = className;
   el.textContent = text;
+  return el;
+}
+
+/** A coordinate on the board's edge (read by sight; each square's button says its own name). */
+function coordinate(className: string, text: string): HTMLSpanElement {
+  const el = span(`coord ${className}`, text);
+  el.setAttribute('aria-hidden', 'true');
+  return el;
+}
+
+/** A piece's glyph on a square, its letter in `data-piece`. */
+function pieceMark(className: string, letter: string): HTMLSpanElement {
+  const el = document.createElement('span');
+  el.className = className;
+  el.dataset.piece = letter;
+  el.append(glyph(letter));
   return el;
 }

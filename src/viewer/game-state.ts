@@ -139,7 +139,7 @@ export function gameBoard(game: GameData, ply: number, chosen: JourneyData | nul
     targets: route?.targets.squares ?? [],
     obstacles: [],
     steps: new Map(),
-    path: new Set(route?.path?.squares ?? []),
+    path: route?.path?.squares ?? [],
     pieces: new Map(parseFen(fenAfter(game, ply)).pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
     moved: last ? [last.from, last.to] : [],
   };

@@ -8,9 +8,10 @@
 import { squareName } from '../engine/squares.js';
 import { AnalysesPanel, type Saveable } from './analyses.js';
 import { type AnalysisDetail, ask, askPosition, type Placed, type Problem, pathQuery, type Result } from './api.js';
-import { BoardGrid, type BoardView, pieceLetter } from './board.js';
+import { BoardGrid, type BoardView, type Orientation, pieceLetter } from './board.js';
 import { fairyTitle, PRESETS, pieceReading, presetByText, presetLabel } from './fairy.js';
 import { GameMode } from './game.js';
+import { FAIRY_LETTER } from './glyphs.js';
 import { PathPager } from './pager.js';
 import { el, outsideMask, picture, summary } from './render.js';
 import {
@@ -63,7 +64,8 @@ let serial = 0;
 const grid = new BoardGrid(byId('board'), (name) =>
   game.active ? game.pick(name) : change(toggleSquare(question, mode(), name)),
 );
-const pager = new PathPager(byId('paths'));
+const pager = new PathPager(byId('paths'), (squares) => grid.showPath(squares));
+const pictureDetails = byId<HTMLDetailsElement>('picture-box');
 const analyses = new AnalysesPanel(byId('analyses'), saveable, openSaved);
 const game = new GameMode(
   {
@@ -138,6 +140,18 @@ function fillForm(): void {
   if (obstacle) obstacle.disabled = question.fen !== '';
 }
 
+/** The letter of the piece that moves, drawn on its sources. */
+const MOVER: Record<Piece, string> = {
+  KING: 'K',
+  QUEEN: 'Q',
+  ROOK: 'R',
+  BISHOP: 'B',
+  KNIGHT: 'N',
+  WHITE_PAWN: 'P',
+  BLACK_PAWN: 'p',
+  FAIRY: FAIRY_LETTER,
+};
+
 /** The board's view of the question and its answer. */
 function drawBoard(): void {
   const view: BoardView = {
@@ -147,8 +161,10 @@ function drawBoard(): void {
     targets: question.to,
     obstacles: question.fen ? [] : question.blocked,
     steps: new Map(),
-    path: new Set(result?.path?.squares ?? []),
+    path: result?.path?.squares ?? [],
     pieces: new Map(pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
+    // The piece that answered (a Betza text may be an orthodox piece), on its sources; a position's pieces are its own.
+    mover: question.fen ? undefined : MOVER[result?.piece ?? question.piece],
   };
   result?.layers.forEach((layer, step) => {
     for (const square of layer.squares) view.steps.set(square, step);
@@ -185,8 +201,8 @@ async function update(): Promise<void> {
     ...(reading ? [el('p', 'piece-reading', reading)] : []),
     ...(result ? [summary(result)] : []),
   );
-  pictureBox.replaceChildren(...(result ? [picture(result, pieces)] : []));
-  byId('picture-box').hidden = result === null;
+  drawPicture();
+  pictureDetails.hidden = result === null;
   if (question.fen && question.from.length)
     pieceSelect.value = pieceOf(pieces.find((p) => p.square === question.from[0]));
   pager.show(result?.reachable ? question : null);
@@ -195,7 +211,13 @@ async function update(): Promise<void> {
 
 /** The line over the seed example a first visit shows answered. */
 const EXAMPLE_HINT =
-  'An example: a king from e4 to a1 and h8. To ask your own, press “Clear the board” and click squares, or change the piece, the board or the position.';
+  'An example: a king from e4 to a1 and h8. To ask your own, press “Clear the board” and click squares.';
+
+/** The picture of the answer, drawn only while it is open (a big board's is large), in the board's orientation. */
+function drawPicture(): void {
+  const shown = pictureDetails.open && result !== null && !game.active;
+  pictureBox.replaceChildren(...(shown && result ? [picture(result, pieces, grid.orientation)] : []));
+}
 
 /** What to do next, in words. */
 function hintText(complete: boolean): string {
@@ -290,6 +312,14 @@ avoidInput.addEventListener('change', () => change({ ...question, avoidAttacked:
 byId('clear').addEventListener('click', () => {
   change({ ...question, from: [], to: [], blocked: [], fen: '', avoidAttacked: false });
 });
+pictureDetails.addEventListener('toggle', drawPicture);
+for (const input of document.querySelectorAll<HTMLInputElement>('input[name="orientation"]')) {
+  input.addEventListener('change', () => {
+    if (!input.checked) return;
+    grid.orient(input.value as Orientation);
+    drawPicture();
+  });
+}
 window.addEventListener('popstate', () => {
   question = questionFromUrl(location.search);
   if (!game.follow(location.hash)) void update();

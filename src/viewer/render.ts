@@ -1,12 +1,12 @@
 /**
  * The answer in words and numbers: distance, path count, the layers with their steps, the
  * smallest path, one page of shortest paths at a time, and the picture drawn by the engine's
- * shared renderer. Unreachable is said plainly.
+ * shared renderer (in the board's orientation; a fairy piece named in its legend). Unreachable is said plainly.
  */
 import { parseBitboard } from '../engine/bitset.js';
 import { type DiagramSpec, renderDiagram } from '../engine/diagram.js';
 import { squareIndexOrMinus1 } from '../engine/squares.js';
-import type { Role } from '../engine/types.js';
+import type { Color, Role } from '../engine/types.js';
 import type { PathsPage, Placed, Result } from './api.js';
 import { pieceName } from './fairy.js';
 
@@ -57,11 +57,20 @@ export function summary(result: Result): HTMLElement {
   return box;
 }
 
-/** One page of paths, numbered from `offset + 1`. */
+/**
+ * One page of paths, numbered from `offset + 1`: each item holds its squares (`data-squares`) for
+ * the board to draw, and the first is in the tab order (the pager moves focus through the rest).
+ */
 export function pathList(page: PathsPage, offset: number): HTMLElement {
   const list = el('ol', 'path-list');
   list.setAttribute('start', String(offset + 1));
-  for (const edge of page.edges) list.append(el('li', 'path', edge.node.squares.join(' → ')));
+  list.setAttribute('aria-label', 'Shortest paths: point at one, or focus it, to draw it on the board');
+  page.edges.forEach((edge, i) => {
+    const item = el('li', 'path', edge.node.squares.join(' → '));
+    item.dataset.squares = edge.node.squares.join(' ');
+    item.tabIndex = i === 0 ? 0 : -1;
+    list.append(item);
+  });
   return list;
 }
 
@@ -69,7 +78,7 @@ export function pathList(page: PathsPage, offset: number): HTMLElement {
  * The picture of a result as an `<img>` holding a standalone SVG, drawn by the engine's shared
  * renderer: RENDERER CALL SITE, the one place the viewer calls `renderDiagram`.
  */
-export function picture(result: Result, pieces: readonly Placed[]): HTMLElement {
+export function picture(result: Result, pieces: readonly Placed[], orientation: Color = 'WHITE'): HTMLElement {
   const board = result.board;
   const at = (squares: string[]) => indices(squares, result);
   const words = parseBitboard(result.mask, board);
@@ -84,7 +93,9 @@ export function picture(result: Result, pieces: readonly Placed[]): HTMLElement 
     pieces: pieces.map((p) => ({ index: at([p.square])[0], role: p.role as Role, color: p.color })),
     path: result.path ? at(result.path.squares) : undefined,
     reachable: result.reachable,
+    orientation,
   };
+  if (result.piece === 'FAIRY' && result.betza) spec.fairy = result.betza;
   const img = document.createElement('img');
   img.className = 'diagram';
   img.alt = result.reachable

@@ -62,14 +62,17 @@ function placement(fen: string): Record<string, string> {
   return out;
 }
 
-/** The letters on the board's squares: `{ e1: 'K', ... }`. */
+/** The pieces on the board's squares by their letters (`data-piece` of each glyph): `{ e1: 'K', ... }`. */
 function boardPieces(page: Page): Promise<Record<string, string>> {
   return page
     .locator('#board button[data-square]')
     .evaluateAll((cells) =>
       Object.fromEntries(
         cells
-          .map((c) => [(c as HTMLElement).dataset.square, c.querySelector('.piece')?.textContent ?? ''])
+          .map((c) => [
+            (c as HTMLElement).dataset.square,
+            c.querySelector<HTMLElement>('.glyph:not(.mover)')?.dataset.piece ?? '',
+          ])
           .filter(([, piece]) => piece !== ''),
       ),
     );
