@@ -1,9 +1,11 @@
 /**
  * The viewer's only way to the server: the public GraphQL API at `/graphql`, through an
  * `@urql/core` client (queries go as GET while short, which HTTP caches may keep; mutations as
- * POST). Each function returns data or a `Problem` that names the argument at fault.
+ * POST). Each function returns data or a `Problem` that names the argument at fault. The
+ * server's largest board side is read from its refusal of a board too wide (`askBoardLimit`).
  */
 import { Client, type CombinedError, cacheExchange, fetchExchange, gql } from '@urql/core';
+import { MAX_BOARD_SIDE } from '../engine/board.js';
 import { asksBetza, type Piece, type Question } from './state.js';
 
 /** A set of squares as the API returns it. */
@@ -46,6 +48,8 @@ export interface Placed {
 export interface Problem {
   message: string;
   argument?: string;
+  /** The server's largest board side, when the problem is a side over it (MAX_BOARD_SIDE). */
+  boardLimit?: number;
 }
 
 /** An answer: the data, or a problem. */
@@ -163,9 +167,35 @@ function problemOf(error: CombinedError, errors = error.graphQLErrors): Problem 
   const first = errors[0];
   if (first) {
     const argument = first.extensions?.argument;
-    return { message: first.message, argument: typeof argument === 'string' ? argument : undefined };
+    const problem: Problem = { message: first.message, argument: typeof argument === 'string' ? argument : undefined };
+    const limit = boardLimitOf(errors);
+    if (limit !== null) problem.boardLimit = limit;
+    return problem;
   }
   return { message: error.networkError ? `The server did not answer: ${error.networkError.message}` : error.message };
+}
+
+/** The largest board side a server's errors name (a `MAX_BOARD_SIDE` refusal carries it as `max`), or null. */
+function boardLimitOf(errors: CombinedError['graphQLErrors']): number | null {
+  for (const error of errors) {
+    const { limit, max } = error.extensions ?? {};
+    if (limit === 'MAX_BOARD_SIDE' && typeof max === 'number' && Number.isInteger(max) && max >= 1) return max;
+  }
+  return null;
+}
+
+// The API has no query for its limits: a board one file wider than the engine takes is over any
+// server's MAX_BOARD_SIDE (at most 256), and the refusal names the limit. Nothing is solved.
+const BOARD_LIMIT = gql`
+  query ViewerBoardLimit($board: BoardInput!) {
+    shortestPaths(query: { piece: KING, board: $board, from: [], to: [] }) { distance }
+  }`;
+
+/** The server's largest board side (its MAX_BOARD_SIDE), read from its refusal of a board too wide; null if unknown. */
+export async function askBoardLimit(): Promise<number | null> {
+  const board = { files: MAX_BOARD_SIDE + 1, ranks: 1 };
+  const result = await client.query(BOARD_LIMIT, { board }, { requestPolicy: 'network-only' }).toPromise();
+  return boardLimitOf(result.error?.graphQLErrors ?? []);
 }
 
 /** Response data, read by each caller in the shape its document selects. */

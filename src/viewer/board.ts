@@ -9,10 +9,11 @@
  * numbered in the order it stood on them).
  *
  * One square at a time is in the tab order (a roving tabindex); the arrow keys move focus across
- * the board as it is drawn (up is up on the screen whichever side is at the bottom), Home/End to
- * the ends of a row, and Enter or Space toggles the square as the native button does. Squares
- * shrink to fit the board's box down to a floor, past which the box scrolls (style.css), and a
- * focused square is scrolled into view.
+ * the board as it is drawn (up is up on the screen whichever side is at the bottom), PageUp and
+ * PageDown eight rows, Home/End to the ends of a row, and Enter or Space toggles the square as the
+ * native button does. Squares shrink to fit the board's box down to a floor, past which the box
+ * scrolls (style.css): a new board scrolls to its first source, and a focused square is scrolled
+ * into view.
  */
 import { fileName, squareIndexOrMinus1, squareName } from '../engine/squares.js';
 import { arrowLayer, type Cell, drawArrows } from './arrows.js';
@@ -50,6 +51,9 @@ export function pieceLetter(role: string, color: string): string {
   return color === 'WHITE' ? l : l.toLowerCase();
 }
 
+/** How many rows PageUp and PageDown move on the board. */
+const PAGE_ROWS = 8;
+
 /** Boards with more files than this widen the board's column (style.css, `data-wide`). */
 const WIDE = 16;
 
@@ -60,6 +64,8 @@ export class BoardGrid {
   private side: Orientation = 'WHITE';
   private arrows: SVGSVGElement | null = null;
   private shown: readonly string[] = [];
+  /** The board's shape and side at the bottom, as last drawn: a new one scrolls to its focus square. */
+  private shape = '';
 
   /** Binds to `root` (an empty element); `onToggle` runs on a click or Enter/Space on a square. */
   constructor(
@@ -186,15 +192,34 @@ export class BoardGrid {
     for (let col = 0; col < files; col++)
       fileRow.append(coordinate('file-label', fileName(black ? files - 1 - col : col)));
     this.arrows = arrowLayer(files, ranks);
-    this.root.replaceChildren(...rows, fileRow, this.arrows);
+    const frame = document.createElement('div');
+    frame.className = 'frame';
+    frame.setAttribute('aria-hidden', 'true');
+    this.root.replaceChildren(...rows, fileRow, this.arrows, frame);
     this.shown = [];
     this.showPath(null);
-    if (!names.has(this.focusName)) this.focusName = view.sources[0] ?? squareName(0, board);
+    const shape = `${files}x${ranks} ${this.side}`;
+    const fresh = shape !== this.shape;
+    this.shape = shape;
+    if (!names.has(this.focusName) || (fresh && view.sources.length > 0 && !hadFocus)) {
+      this.focusName = view.sources[0] ?? squareName(0, board);
+    }
     const current = this.button(this.focusName);
     if (current) {
       current.tabIndex = 0;
       if (hadFocus) current.focus();
+      else if (fresh) this.reveal(current);
     }
+  }
+
+  /** Scrolls the board's box (never the page) to put a square in its middle, when it scrolls at all. */
+  private reveal(square: HTMLElement): void {
+    const box = this.root.parentElement;
+    if (!box || (box.scrollWidth <= box.clientWidth && box.scrollHeight <= box.clientHeight)) return;
+    const at = square.getBoundingClientRect();
+    const frame = box.getBoundingClientRect();
+    box.scrollLeft += at.left + at.width / 2 - (frame.left + frame.width / 2);
+    box.scrollTop += at.top + at.height / 2 - (frame.top + frame.height / 2);
   }
 
   /** Draws `path` (square names in order) as the arrows, or the view's own path for null. */
@@ -226,18 +251,23 @@ export class BoardGrid {
     return this.root.querySelector(`button[data-square="${CSS.escape(name)}"]`);
   }
 
-  /** Moves focus with the arrow keys, Home and End. */
+  /** Moves focus with the arrow keys, PageUp/PageDown, Home and End. */
   private keydown(event: KeyboardEvent): void {
     const buttons = [...this.root.querySelectorAll<HTMLButtonElement>('button[data-square]')];
     const at = buttons.indexOf(event.target as HTMLButtonElement);
     if (at < 0) return;
     const files = Number(this.root.style.getPropertyValue('--files')) || 8;
     const column = at % files;
+    const row = (at - column) / files;
+    const rows = buttons.length / files;
+    const toRow = (r: number) => Math.min(Math.max(r, 0), rows - 1) * files + column;
     const moves: Record<string, number> = {
       ArrowLeft: column > 0 ? at - 1 : at,
       ArrowRight: column < files - 1 ? at + 1 : at,
-      ArrowUp: at - files >= 0 ? at - files : at,
-      ArrowDown: at + files < buttons.length ? at + files : at,
+      ArrowUp: toRow(row - 1),
+      ArrowDown: toRow(row + 1),
+      PageUp: toRow(row - PAGE_ROWS),
+      PageDown: toRow(row + PAGE_ROWS),
       Home: at - column,
       End: at - column + files - 1,
     };

@@ -5,9 +5,19 @@
  * question is a new history entry, so back and forward step through questions. A game (a pasted
  * PGN, or a saved analysis's) takes the board over in its own mode (game.ts) until it is left.
  */
+import { MAX_BOARD_SIDE } from '../engine/board.js';
 import { squareName } from '../engine/squares.js';
 import { AnalysesPanel, type Saveable } from './analyses.js';
-import { type AnalysisDetail, ask, askPosition, type Placed, type Problem, pathQuery, type Result } from './api.js';
+import {
+  type AnalysisDetail,
+  ask,
+  askBoardLimit,
+  askPosition,
+  type Placed,
+  type Problem,
+  pathQuery,
+  type Result,
+} from './api.js';
 import { BoardGrid, type BoardView, type Orientation, pieceLetter } from './board.js';
 import { fairyTitle, PRESETS, pieceReading, presetByText, presetLabel } from './fairy.js';
 import { GameMode } from './game.js';
@@ -90,6 +100,16 @@ for (const preset of PRESETS) {
   const option = new Option(presetLabel(preset), preset.betza);
   option.title = preset.moves;
   presetSelect.append(option);
+}
+
+/** The largest board side: the engine's until the server says its own (MAX_BOARD_SIDE). */
+let boardLimit = MAX_BOARD_SIDE;
+
+/** Takes the server's largest board side: the size fields offer no more. */
+function setBoardLimit(limit: number): void {
+  boardLimit = limit;
+  for (const input of [filesInput, ranksInput]) input.max = String(limit);
+  byId('size-hint').textContent = `Each side 1 to ${limit} on this server.`;
 }
 
 /** How long the Betza field waits after a keystroke before it asks (a pause in typing). */
@@ -194,6 +214,7 @@ async function update(): Promise<void> {
   result = next;
   pieces = nextPieces;
   if (problem) slotOf(problem).textContent = problem.message;
+  if (problem?.boardLimit) setBoardLimit(problem.boardLimit);
   hint.textContent = hintText(complete);
   drawBoard();
   const reading = result && isFairy(question) ? pieceReading(result.piece, result.betza) : null;
@@ -298,8 +319,8 @@ for (const input of [filesInput, ranksInput]) {
   input.addEventListener('change', () => {
     const files = Number(filesInput.value);
     const ranks = Number(ranksInput.value);
-    if (![files, ranks].every((n) => Number.isInteger(n) && n >= 1 && n <= 26)) {
-      errors.size.textContent = 'A board side is a whole number from 1 to 26.';
+    if (![files, ranks].every((n) => Number.isInteger(n) && n >= 1 && n <= boardLimit)) {
+      errors.size.textContent = `A board side is a whole number from 1 to ${boardLimit}.`;
       return;
     }
     change({ ...question, files, ranks, from: [], to: [], blocked: [] });
@@ -327,3 +348,6 @@ window.addEventListener('popstate', () => {
 
 if (!game.follow(location.hash)) void update();
 void analyses.load(true);
+void askBoardLimit().then((limit) => {
+  if (limit !== null) setBoardLimit(limit);
+});

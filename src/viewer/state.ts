@@ -6,6 +6,8 @@
  * `?piece=FAIRY&betza=NN&board=8x8&from=a1&to=h8` (the Betza text goes only with piece FAIRY).
  */
 
+import { MAX_BOARD_SIDE } from '../engine/board.js';
+
 /** The pieces the API knows (`Piece`); FAIRY moves as the question's Betza text says. */
 export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN', 'FAIRY'] as const;
 /** One of `PIECES`. */
@@ -65,10 +67,13 @@ function list(value: string | null): string[] {
   return [...new Set(value.split(',').map((s) => s.trim().toLowerCase()))].filter((s) => s !== '');
 }
 
-/** Reads a board side from the URL, 8 when absent or not a side from 1 to 26. */
+/**
+ * Reads a board side from the URL, 8 when absent or not a side the engine takes (1 to 256): a side
+ * over the server's own limit (MAX_BOARD_SIDE) is asked all the same, and its refusal shown.
+ */
 function side(value: string | undefined): number {
   const n = Number(value);
-  return Number.isInteger(n) && n >= 1 && n <= 26 ? n : 8;
+  return Number.isInteger(n) && n >= 1 && n <= MAX_BOARD_SIDE ? n : 8;
 }
 
 /** The question a query string asks (missing parts take the defaults). */
