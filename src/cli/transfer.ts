@@ -204,7 +204,12 @@ export async function importCommand(
     try {
       const { openTransferDatabase } = await import('../store/transfer-database.js');
       const { checkExportFile, importStore } = await import('../store/transfer-import.js');
-      const limits = { maxAnalysisBytes: config.maxAnalysisBytes, maxAnalysesBytes: config.analysesMaxBytes };
+      const { dialectOf } = await import('../store/dialect.js');
+      const limits = {
+        maxAnalysisBytes: config.maxAnalysisBytes,
+        maxAnalysesBytes: config.analysesMaxBytes,
+        noNul: dialectOf(config.databaseUrl) === 'postgresql',
+      };
       const open = () => createReadStream(source.file);
       // A damaged file is refused before the database is even opened (or created).
       await checkExportFile(open(), limits);

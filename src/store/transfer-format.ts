@@ -318,6 +318,24 @@ function preview(value: unknown): string {
 /** Budgets an import checks each line against (`MAX_ANALYSIS_BYTES`). */
 export interface LineLimits {
   maxAnalysisBytes: number;
+  /**
+   * True for a PostgreSQL target, whose text columns cannot hold the NUL character (SQLite's
+   * can): an analysis with one is refused with its line rather than failing the transaction.
+   */
+  noNul?: boolean;
+}
+
+/** Refuses a NUL character in the named text fields, when the target cannot store one. */
+function checkNul(fields: Fields, limits: LineLimits, values: Record<string, string | null>): void {
+  if (!limits.noNul) return;
+  for (const [name, value] of Object.entries(values)) {
+    if (value?.includes('\u0000')) {
+      throw new TransferError(
+        `the ${fields.what.replace(/^the /, '')} field "${name}" holds a NUL character (\\u0000), which PostgreSQL cannot store in text; edit it out on the source first`,
+        fields.line,
+      );
+    }
+  }
 }
 
 /** What a parsed line is, ready to write. */
@@ -345,7 +363,10 @@ export function parseLine(text: string, line: number, limits: LineLimits): Parse
     case 'analysis':
       return { type: 'analysis', columns: parseAnalysis(new Fields(object, line, 'the analysis'), limits) };
     case 'cachedResult':
-      return { type: 'cachedResult', columns: parseCachedResult(new Fields(object, line, 'the cached result')) };
+      return {
+        type: 'cachedResult',
+        columns: parseCachedResult(new Fields(object, line, 'the cached result'), limits),
+      };
     case 'end': {
       const fields = new Fields(object, line, 'the end line');
       fields.string('type');
@@ -418,6 +439,7 @@ function parseAnalysis(fields: Fields, limits: LineLimits): AnalysisColumns {
   const updatedAt = fields.date('updatedAt');
   const editTokenHash = fields.matching('editTokenHash', HEX64, 'a hex SHA-256 (64 lower-case hex digits)');
   fields.done();
+  checkNul(fields, limits, { title, notes, fen, pgn });
   const text = {
     title,
     notes,
@@ -443,7 +465,7 @@ function isQueryShaped(query: unknown): boolean {
   return typeof q.piece === 'string' && Array.isArray(q.from) && Array.isArray(q.to);
 }
 
-function parseCachedResult(fields: Fields): CachedResultColumns {
+function parseCachedResult(fields: Fields, limits: LineLimits): CachedResultColumns {
   fields.string('type');
   const key = fields.matching('key', HEX64, 'a hex SHA-256 (64 lower-case hex digits)');
   const piece = fields.string('piece');
@@ -462,6 +484,7 @@ function parseCachedResult(fields: Fields): CachedResultColumns {
   const base64 = fields.string('layers');
   if (base64.length % 4 !== 0 || !BASE64.test(base64)) fields.fail('layers', 'standard base64');
   fields.done();
+  checkNul(fields, limits, { piece });
   const decoded = Buffer.from(base64, 'base64');
   const layers = new Uint8Array(decoded.byteLength);
   layers.set(decoded);

@@ -225,6 +225,7 @@ export async function importStore(
   limits: ImportLimits,
   options: { checked?: boolean } = {},
 ): Promise<ImportSummary> {
+  limits = { ...limits, noNul: db.dialect === 'postgresql' };
   if (!options.checked) await checkExportFile(open(), limits);
   return db.prisma.$transaction(
     async (tx) => {
