@@ -3,7 +3,10 @@
  * `dist/viewer/` and found relative to this module (`dist/http/` -> `dist/viewer/`). The page is
  * answered with `no-cache` and an ETag (a new build is seen at once); the bundle's files carry a
  * content hash in their names, so they are cached for a year. Without a build the viewer answers
- * 503 and says how to build it.
+ * 503 and says how to build it. The icon (`/favicon.svg`, which the page links, and
+ * `/favicon.ico`, which browsers ask for on pages that name none, such as a picture from
+ * `/diagram.svg` opened on its own) is this module's own small SVG, served with or without a
+ * build, so no page of the server meets a 404 for it.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
@@ -40,9 +43,32 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
-/** Whether a request is for the viewer: `/` and `/viewer/<file>.js|css`. */
+/** The paths of the icon. */
+const ICON_PATHS = new Set(['/favicon.svg', '/favicon.ico']);
+
+/**
+ * The icon, drawn for this project (MIT, as the rest of it): two light and two dark squares of the
+ * board's colours and an orange arrow across them, as the viewer draws a path.
+ */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +
+  '<rect width="32" height="32" fill="#f0d9b5"/>' +
+  '<path d="M0 16H16V32H0ZM16 0H32V16H16Z" fill="#b58863"/>' +
+  '<rect x="0.75" y="0.75" width="30.5" height="30.5" fill="none" stroke="#5b4636" stroke-width="1.5"/>' +
+  '<path d="M7 25L20.5 11.5" stroke="#dd6b20" stroke-width="4" stroke-linecap="round"/>' +
+  '<path d="M26 6L23.5 14.9L17.1 8.5Z" fill="#dd6b20"/>' +
+  '</svg>\n';
+
+/** The icon as served (cached for a day: it changes only with a release). */
+const ICON: Asset = {
+  body: Buffer.from(FAVICON_SVG),
+  etag: `"${createHash('sha256').update(FAVICON_SVG).digest('base64url').slice(0, 27)}"`,
+  type: 'image/svg+xml',
+};
+
+/** Whether a request is for the viewer: `/`, `/viewer/<file>.js|css` and the icon. */
 export function isViewerPath(path: string): boolean {
-  return path === '/' || /^\/viewer\/[\w.-]+\.(js|css)$/.test(path);
+  return path === '/' || ICON_PATHS.has(path) || /^\/viewer\/[\w.-]+\.(js|css)$/.test(path);
 }
 
 /** Creates the handler of the viewer's routes, serving from `dir` (default: the built viewer). */
@@ -75,6 +101,10 @@ export function viewerRoute(dir: string = VIEWER_DIR) {
       res.end('Use GET\n');
       return;
     }
+    if (ICON_PATHS.has(path)) {
+      send(req, res, ICON, 'public, max-age=86400');
+      return;
+    }
     assets ??= load();
     const found = await assets;
     if (!found) {
@@ -89,18 +119,23 @@ export function viewerRoute(dir: string = VIEWER_DIR) {
       res.end('No such viewer file (the page was built again: reload it)\n');
       return;
     }
-    const headers: Record<string, string> = {
-      ...SECURITY_HEADERS,
-      'content-type': asset.type,
-      'cache-control': path === '/' ? 'no-cache' : 'public, max-age=31536000, immutable',
-      etag: asset.etag,
-    };
-    if (req.headers['if-none-match'] === asset.etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { ...headers, 'content-length': String(asset.body.length) });
-    res.end(method === 'HEAD' ? undefined : asset.body);
+    send(req, res, asset, path === '/' ? 'no-cache' : 'public, max-age=31536000, immutable');
   };
+}
+
+/** Sends a file with its ETag (a bare 304 when the client has it) and the page's security headers. */
+function send(req: IncomingMessage, res: ServerResponse, asset: Asset, cacheControl: string): void {
+  const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
+    'content-type': asset.type,
+    'cache-control': cacheControl,
+    etag: asset.etag,
+  };
+  if (req.headers['if-none-match'] === asset.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': String(asset.body.length) });
+  res.end(req.method === 'HEAD' ? undefined : asset.body);
 }

@@ -3,8 +3,10 @@
  * a real server with a database and the built bundle (`npm test` builds first): the seed question
  * is asked by clicking squares, and the numbers, the step marks and every page of paths are
  * checked against the library's own `solve`; the keyboard, the URL and back/forward, saving an
- * analysis and opening it again after a reload, an error shown next to the FEN input, no request
- * to any other host, and a phone-width window with no horizontal scroll. Screenshots go to
+ * analysis and opening it again after a reload, an error shown next to the FEN input, a
+ * phone-width window with no horizontal scroll; the page's icon, also there for a picture from
+ * /diagram.svg opened on its own; and no console error, failed request or request to another
+ * host on any of these pages. Screenshots go to
  * `test-artifacts/viewer-*.png`. Skipped outside CI when /usr/bin/chromium is missing.
  */
 import { mkdirSync } from 'node:fs';
@@ -120,8 +122,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
 
   it('asks the seed question by clicks, pages through every path, saves and reopens it', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const origin = new URL(t.url).origin;
-    const { foreign, pageErrors } = watchPage(page, origin);
+    const watched = watchStrictly(page, new URL(t.url).origin);
 
     await page.goto(`${t.url}/`, { waitUntil: 'load' });
     expect(await page.title()).toBe('chess-paths viewer');
@@ -233,13 +234,16 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     expect(widths.board).toBeLessThanOrEqual(375);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-phone.png`, fullPage: true });
 
-    expect(foreign).toEqual([]);
-    expect(pageErrors).toEqual([]);
+    expect(watched.foreign).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    expect(watched.consoleErrors).toEqual([]);
+    expect(watched.failed).toEqual([]);
     await page.close();
   });
 
   it('moves a piece of a pasted position', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(t.url).origin);
     const fen = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
     const want = solve({ piece: 'KNIGHT', from: ['g1'], to: ['e5'], fen });
     await page.goto(`${t.url}/?fen=${encodeURIComponent(fen)}&board=8x8&from=g1&to=e5`, { waitUntil: 'load' });
@@ -248,6 +252,37 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     expect(await square(page, 'g1').locator('.glyph').getAttribute('data-piece')).toBe('N');
     expect(await page.locator('#piece').isDisabled()).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-fen.png`, fullPage: true });
+    expect(watched.foreign).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    expect(watched.consoleErrors).toEqual([]);
+    expect(watched.failed).toEqual([]);
+    await page.close();
+  });
+
+  it('has an icon, and a picture opened on its own meets no 404 for one', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(t.url).origin);
+    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(SEED.distance));
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toBe('/favicon.svg');
+    const loaded = await page.evaluate(async (href) => {
+      const img = new Image();
+      img.src = href;
+      await img.decode();
+      return img.naturalWidth;
+    }, icon ?? '');
+    expect(loaded).toBeGreaterThan(0);
+    // A picture opened on its own names no icon: the browser asks for /favicon.ico, which is there.
+    await page.goto(`${t.url}/diagram.svg?piece=KING&from=e4&to=a1,h8`, { waitUntil: 'load' });
+    expect(await page.locator('svg title').count()).toBe(1);
+    await expect.poll(() => fetch(`${t.url}/favicon.ico`).then((r) => r.status), SHOWN).toBe(200);
+    await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('#hint').innerText(), SHOWN).toBe('Click the source squares.');
+    expect(watched.foreign).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    expect(watched.consoleErrors).toEqual([]);
+    expect(watched.failed).toEqual([]);
     await page.close();
   });
 });
