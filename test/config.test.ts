@@ -86,6 +86,7 @@ describe('loadConfig', () => {
       maxTextLength: 'MAX_TEXT_LENGTH',
       maxPgnBytes: 'MAX_PGN_BYTES',
       maxPlies: 'MAX_PLIES',
+      maxBetzaLength: 'MAX_BETZA_LENGTH',
       engineBudgetMs: 'ENGINE_BUDGET_MS',
       maxResponseBytes: 'MAX_RESPONSE_BYTES',
     });
