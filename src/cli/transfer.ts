@@ -141,7 +141,11 @@ export async function exportCommand(
         file.on('error', (error) => {
           failure ??= error;
         });
-        await once(file, 'open');
+        try {
+          await once(file, 'open');
+        } catch (error) {
+          throw new Error(`cannot write ${request.out}: ${(error as Error).message}`);
+        }
         try {
           counts = await exportStore(db, file, { cache: request.cache });
           await finish(file);

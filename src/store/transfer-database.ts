@@ -97,7 +97,12 @@ export async function openTransferDatabase(url: string, options: OpenTransferOpt
     }
   } else {
     const connectTimeoutMs = Math.max(busyTimeoutMs, 5000);
-    await migratePostgres(url, { migrationsDir: options.migrationsDir, connectTimeoutMs, logger });
+    try {
+      await migratePostgres(url, { migrationsDir: options.migrationsDir, connectTimeoutMs, logger });
+    } catch (error) {
+      if (error instanceof MigrationError) throw error;
+      throw new TransferError(`cannot open the PostgreSQL database ${where}: ${(error as Error).message}`);
+    }
     const adapter = postgresAdapter(url, {
       applicationName: storeApplicationName(),
       poolSize: 2,
