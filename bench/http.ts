@@ -24,11 +24,35 @@
  * through tsx (which only costs at start-up, never per request). Options (env): BENCH_DURATION
  * seconds per scenario (default 10), BENCH_CONNECTIONS (default 50), BENCH_URL to measure only the
  * server-A scenarios against a server already running.
+ *
+ * Server D, the defaults on a fresh database: distinct questions against `{ __typename }`, measured
+ * the way the issue "A new question costs what { __typename } costs" measured them (20
+ * connections, 5 s rounds or BENCH_DURATION, POST JSON), four rows side by side:
+ * - trivial: `{ __typename }`;
+ * - asked before, literals: 6,000 distinct 8 x 8 questions (`{ distance layers { squares }
+ *   pathCount }`, the five pieces, random masks), each asked once before the rows (primed: sent
+ *   once, solved and written by the cache writer; then asked for `cached` in batches of 100 until
+ *   every one says true, which reads each back once), each request one question written as
+ *   literals in the text, the requests cycling through the 6,000 (autocannon's setupRequest);
+ * - asked before, variables: the same questions as one fixed document with `$q: PathQuery!`;
+ * - never asked: a new random question per request.
+ * It prints each row's requests/s and its ratio to the trivial row with the goals (0.9, 0.95,
+ * 0.8), and which layer answered each row, from the differences of the /metrics counters around
+ * the measured round: the response cache, the memo of hot results, the database, or the engine.
+ * With the defaults (RESPONSE_CACHE_SIZE and RESULT_MEMO_SIZE 1,000) a cycle through 6,000 texts
+ * never meets a kept one, so the asked-before rows are read from the database: the default, as the
+ * issue measured it. BENCH_ONLY=distinct runs server D alone (BENCH_URL then points it at a running
+ * server), BENCH_DISTINCT_ROWS chooses some of its rows (trivial,literals,variables,never),
+ * BENCH_ROUNDS runs the rows in turn that many times (default 1; medians are printed: on a busy
+ * machine the load moves between rows, and a ratio is taken within its round), and
+ * BENCH_SERVER_ARGS adds Node flags to the servers started here (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof-http`: a profile is written when the server stops). A run of all four
+ * rows (not profiled) writes them to bench/http-results.json.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, randomQuestion } from './questions.js';
@@ -84,7 +108,8 @@ async function startServerProcess(
 ): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-bench-'));
-  const args = ['--import', 'tsx', join(root, 'src/server.ts')];
+  const extra = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const args = [...extra, '--import', 'tsx', join(root, 'src/server.ts')];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
@@ -140,10 +165,17 @@ interface Row {
   non2xx: number;
 }
 
-async function run(name: string, url: string, request: AutocannonRequest): Promise<Row> {
+async function run(
+  name: string,
+  url: string,
+  request: AutocannonRequest,
+  options: { connections: number; duration: number; beforeRound?: () => Promise<void> } = { connections, duration },
+): Promise<Row> {
   const requests = [{ method: 'POST', path: '/graphql', headers: { 'content-type': 'application/json' }, ...request }];
-  await autocannon({ url: `${url}/graphql`, connections, duration: 2, requests }); // warm-up
-  const result = await autocannon({ url: `${url}/graphql`, connections, duration, requests });
+  const target = { url: `${url}/graphql`, connections: options.connections, requests };
+  await autocannon({ ...target, duration: 2 }); // warm-up
+  await options.beforeRound?.();
+  const result = await autocannon({ ...target, duration: options.duration });
   const row = {
     name,
     rps: result.requests.average,
@@ -188,7 +220,275 @@ async function onServer(
   }
 }
 
+/** Server D's figures: the issue "A new question costs what { __typename } costs". */
+const DISTINCT_CONNECTIONS = 20;
+const DISTINCT_QUESTIONS = 6000;
+const distinctDuration = Number(process.env.BENCH_DURATION ?? 5);
+/** Rounds of the four rows in turn (each row's ratio is to the trivial row of its round); medians reported. */
+const distinctRounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const fmtLoad = (load: number[]) => load.map((x) => x.toFixed(2)).join(' ');
+const SELECTION = '{ distance layers { squares } pathCount }';
+const VARIABLES_QUERY = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
+const CHECK_QUERY = 'query Check($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }';
+
+type Question = ReturnType<typeof randomQuestion>;
+
+/** One question as a document with its arguments written as literals. */
+const literal = (q: Question) =>
+  `{ shortestPaths(query: { piece: ${q.piece}, from: ${JSON.stringify(q.from)}, to: ${JSON.stringify(q.to)}, mask: "${q.mask}" }) ${SELECTION} }`;
+
+/** Requests that cycle through `bodies`, one after another, shared by every connection. */
+function cycling(bodies: readonly string[]): AutocannonRequest {
+  let next = 0;
+  return { setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) };
+}
+
+/** The counters of /metrics that say which layer answered. */
+interface Counters {
+  requests: number;
+  responseCache: number;
+  memo: number;
+  database: number;
+  engine: number;
+  dropped: number;
+}
+
+async function counters(url: string): Promise<Counters> {
+  const lines = (await (await fetch(`${url}/metrics`)).text()).split('\n');
+  const sum = (name: string, label = '') =>
+    lines
+      .filter((l) => (l.startsWith(`${name} `) || l.startsWith(`${name}{`)) && l.includes(label))
+      .reduce((total, l) => total + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+  return {
+    requests: sum('chess_paths_http_requests_total', 'route="graphql"'),
+    responseCache: sum('chess_paths_response_cache_hits_total'),
+    memo: sum('chess_paths_memo_hits_total'),
+    database: sum('chess_paths_cache_hits_total'),
+    engine: sum('chess_paths_cache_misses_total'),
+    dropped: sum('chess_paths_cache_errors_total', 'operation="dropped"'),
+  };
+}
+
+type Layers = Omit<Counters, 'dropped'> & { droppedWrites: number };
+
+function difference(before: Counters, after: Counters): Layers {
+  return {
+    requests: after.requests - before.requests,
+    responseCache: after.responseCache - before.responseCache,
+    memo: after.memo - before.memo,
+    database: after.database - before.database,
+    engine: after.engine - before.engine,
+    droppedWrites: after.dropped - before.dropped,
+  };
+}
+
+/** Which layer answered, in words: the response cache per request, the others per path question. */
+function describeLayers(l: Layers): string {
+  const pct = (n: number, of: number) => `${of > 0 ? ((100 * n) / of).toFixed(1) : '0.0'} %`;
+  const questions = l.memo + l.database + l.engine;
+  const parts = [`response cache ${pct(l.responseCache, l.requests)} of ${l.requests} requests`];
+  if (questions > 0) {
+    parts.push(
+      `of ${questions} path questions: memo ${pct(l.memo, questions)}, database ${pct(l.database, questions)}, engine ${pct(l.engine, questions)}`,
+    );
+  } else parts.push('no path question executed');
+  if (l.droppedWrites > 0) parts.push(`${l.droppedWrites} cache writes dropped`);
+  return parts.join('; ');
+}
+
+/**
+ * Asks every question once (20 at a time, as literals, the text the literals row sends), then
+ * waits until the server has them all: until every one, asked again in batches, says
+ * `cached: true` (the result cache holds its row). It polls; it never just sleeps a fixed time.
+ */
+async function prime(url: string, questions: readonly Question[], bodies: readonly string[]): Promise<void> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: DISTINCT_CONNECTIONS }, async () => {
+      while (next < bodies.length) await post(url, bodies[next++]);
+    }),
+  );
+  const asked = performance.now();
+  // The cache writer writes in arrival order: the last question sent is about the last written.
+  const check = async (qs: readonly Question[]) => {
+    const json = (await post(url, body(CHECK_QUERY, { q: qs }))) as {
+      data: { shortestPathsBatch: { cached: boolean }[] };
+    };
+    return qs.filter((_, i) => !json.data.shortestPathsBatch[i].cached);
+  };
+  const deadline = Date.now() + 120_000;
+  const poll = async () => {
+    if (Date.now() > deadline) throw new Error('priming: the questions were not all stored within 120 s');
+    await new Promise((r) => setTimeout(r, 50));
+  };
+  while ((await check(questions.slice(-1))).length > 0) await poll();
+  let pending: readonly Question[] = questions;
+  let sweeps = 0;
+  while (pending.length > 0) {
+    if (sweeps++ > 0) await poll();
+    const still: Question[] = [];
+    for (let i = 0; i < pending.length; i += 100) still.push(...(await check(pending.slice(i, i + 100))));
+    pending = still;
+  }
+  console.log(
+    `  primed ${questions.length} questions: asked once in ${((asked - started) / 1000).toFixed(1)} s, all stored (cached: true) after ${((performance.now() - asked) / 1000).toFixed(1)} s more (${sweeps} sweep${sweeps > 1 ? 's' : ''})`,
+  );
+}
+
+interface DistinctRow extends Row {
+  key: string;
+  goal: number | undefined;
+  ratio: number | undefined;
+  layers: Layers;
+  round: number;
+}
+
+/** Server D: the four rows of the issue, side by side, on the defaults and a fresh database. */
+async function distinct(external: string | undefined): Promise<DistinctRow[]> {
+  const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never').split(',');
+  const random = seededRandom(20261126);
+  const seen = new Set<string>();
+  const questions: Question[] = [];
+  while (questions.length < DISTINCT_QUESTIONS) {
+    const q = randomQuestion(random);
+    const text = JSON.stringify(q);
+    if (!seen.has(text)) {
+      seen.add(text);
+      questions.push(q);
+    }
+  }
+  const literals = questions.map((q) => body(literal(q)));
+  const variables = questions.map((q) => body(VARIABLES_QUERY, { q }));
+  const all: { key: string; name: string; goal?: number; request: () => AutocannonRequest }[] = [
+    { key: 'trivial', name: 'trivial { __typename }', request: () => ({ body: body('{ __typename }') }) },
+    { key: 'literals', name: 'asked before, literals', goal: 0.9, request: () => cycling(literals) },
+    { key: 'variables', name: 'asked before, variables', goal: 0.95, request: () => cycling(variables) },
+    {
+      key: 'never',
+      name: 'never asked before',
+      goal: 0.8,
+      request: () => ({ setupRequest: (req) => ({ ...req, body: body(literal(randomQuestion())) }) }),
+    },
+  ];
+  const rows = all.filter((r) => chosen.includes(r.key));
+  if (rows.length === 0) throw new Error(`BENCH_DISTINCT_ROWS: none of ${chosen.join(',')}`);
+  const server = external ? undefined : await startServerProcess({});
+  const url = external ?? server!.url;
+  const load = loadavg();
+  const out: DistinctRow[] = [];
+  const roundLoads: number[][] = [];
+  try {
+    console.log(
+      `D: distinct questions against { __typename }, autocannon, ${DISTINCT_CONNECTIONS} connections, ${distinctDuration} s per row (after a 2 s warm-up), ${distinctRounds} round(s) of the rows in turn; load average ${fmtLoad(load)} on ${cpus().length} cores`,
+    );
+    if (rows.some((r) => r.key === 'literals' || r.key === 'variables')) await prime(url, questions, literals);
+    for (let round = 1; round <= distinctRounds; round++) {
+      roundLoads.push(loadavg());
+      if (distinctRounds > 1) console.log(`  round ${round}, load average ${fmtLoad(loadavg())}`);
+      let trivialRps: number | undefined;
+      for (const r of rows) {
+        let before: Counters | undefined;
+        let started = 0n;
+        const row = await run(`D ${r.name}`, url, r.request(), {
+          connections: DISTINCT_CONNECTIONS,
+          duration: distinctDuration,
+          beforeRound: async () => {
+            before = await counters(url);
+            started = process.hrtime.bigint();
+          },
+        });
+        const ended = process.hrtime.bigint();
+        const layers = difference(before as Counters, await counters(url));
+        console.log(`    answered by: ${describeLayers(layers)}`);
+        // The window on the monotonic clock a V8 CPU profile's times are on, to cut the round out of one.
+        if (process.env.BENCH_SERVER_ARGS)
+          console.log(`    measured from ${started / 1000n} to ${ended / 1000n} µs (monotonic)`);
+        if (r.key === 'trivial') trivialRps = row.rps;
+        const ratio = trivialRps === undefined ? undefined : row.rps / trivialRps;
+        out.push({ ...row, key: r.key, goal: r.goal, ratio, layers, round });
+      }
+    }
+  } finally {
+    await server?.stop();
+  }
+  const loadAfter = loadavg();
+  const median = (xs: number[]) => {
+    const sorted = [...xs].sort((x, y) => x - y);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const summary = rows.map((r) => {
+    const mine = out.filter((o) => o.key === r.key);
+    const ratios = mine.flatMap((o) => (o.ratio === undefined ? [] : [o.ratio]));
+    return {
+      key: r.key,
+      name: r.name,
+      goal: r.goal,
+      rps: median(mine.map((o) => o.rps)),
+      ratio: ratios.length > 0 ? median(ratios) : undefined,
+    };
+  });
+  console.log('');
+  console.log(
+    `D: requests/s and ratio to { __typename } of the same server and round${distinctRounds > 1 ? ' (medians of the rounds)' : ''}, goal beside it`,
+  );
+  for (const row of summary) {
+    const ratio = row.ratio === undefined ? '    -' : row.ratio.toFixed(2).padStart(5);
+    const goal =
+      row.goal === undefined || row.ratio === undefined
+        ? ''
+        : `   goal >= ${row.goal.toFixed(2)}: ${row.ratio >= row.goal ? 'met' : 'not met'}`;
+    console.log(`  ${row.name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   ${ratio}${goal}`);
+  }
+  console.log(`  load average at the end: ${fmtLoad(loadAfter)}`);
+  if (!external && rows.length === all.length && !process.env.BENCH_SERVER_ARGS) {
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim();
+    const report = {
+      date: new Date().toISOString(),
+      commit: git('describe', '--always', '--dirty') || null,
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version },
+      load: { before: load, rounds: roundLoads, after: loadAfter },
+      config: {
+        connections: DISTINCT_CONNECTIONS,
+        seconds: distinctDuration,
+        warmupSeconds: 2,
+        rounds: distinctRounds,
+        questions: DISTINCT_QUESTIONS,
+        selection: SELECTION,
+        serverEnv: { NODE_ENV: 'production', LOG_LEVEL: 'warn' },
+      },
+      summary: summary.map((r) => ({
+        row: r.name,
+        requestsPerSecond: Math.round(r.rps),
+        ratio: r.ratio === undefined ? null : Number(r.ratio.toFixed(3)),
+        goal: r.goal ?? null,
+      })),
+      rounds: out.map((r) => ({
+        round: r.round,
+        row: r.name.replace(/^D /, ''),
+        requestsPerSecond: Math.round(r.rps),
+        ratio: r.ratio === undefined ? null : Number(r.ratio.toFixed(3)),
+        latencyMs: { p50: r.p50, p99: r.p99 },
+        errors: r.errors,
+        non2xx: r.non2xx,
+        answeredBy: r.layers,
+      })),
+    };
+    writeFileSync(join(root, 'bench', 'http-results.json'), `${JSON.stringify(report, null, 2)}\n`);
+    console.log('  written to bench/http-results.json');
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY;
+  if (only !== undefined && only !== 'distinct') throw new Error(`BENCH_ONLY: only "distinct" is known, not "${only}"`);
+  if (only === 'distinct') {
+    const rows = await distinct(process.env.BENCH_URL);
+    if (rows.some((r) => r.errors > 0 || r.non2xx > 0)) process.exitCode = 1;
+    return;
+  }
   const external = process.env.BENCH_URL;
   const trivial: [string, AutocannonRequest] = ['trivial { __typename }', { body: body('{ __typename }') }];
   const seed: [string, AutocannonRequest] = ['(a) seed example, cached', { body: body(SEED_QUERY) }];
@@ -230,6 +530,10 @@ async function main(): Promise<void> {
   console.log(
     `queries per second, cold: ${(coldRps * 100).toFixed(0)}, warm (A): ${(rps('A (b) batch of 100, warm') * 100).toFixed(0)}`,
   );
+  if (!external) {
+    console.log('');
+    rows.push(...(await distinct(undefined)));
+  }
   const failed = rows.filter((r) => r.errors > 0 || r.non2xx > 0);
   if (failed.length > 0) {
     console.error(`errors in: ${failed.map((r) => r.name).join(', ')}`);
