@@ -52,8 +52,11 @@ describeEachDatabase('concurrent analysis writes', (database) => {
 
   /** Two stores on the test's database (one and the same on SQLite; see the file comment). */
   async function replicas(options: Partial<StoreOptions> = {}): Promise<[OpenedStore, OpenedStore]> {
-    const a = await stores.open({ poolSize: 4, ...options });
-    const b = database.dialect === 'postgresql' ? await stores.open({ poolSize: 4, ...options }) : a;
+    // Bursts here queue on the pool (and on PostgreSQL on the row's lock) by design: a connection
+    // may take longer than Prisma's default 2 s wait on a busy machine, which is not what is tested.
+    const extras = { transactionOptions: { maxWait: 60_000, timeout: 60_000 } };
+    const a = await stores.open({ poolSize: 4, ...options }, extras);
+    const b = database.dialect === 'postgresql' ? await stores.open({ poolSize: 4, ...options }, extras) : a;
     return [a, b];
   }
 
