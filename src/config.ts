@@ -128,7 +128,7 @@ export const VARIABLES = {
       RESULT_MEMO_SIZE: sets({
         key: 'resultMemoSize',
         kind: integer(0),
-        default: 1000,
+        default: 10_000,
         doc: 'Hot results kept ready to serve in memory, at most 64 MiB of them. 0 turns the memo off.',
       }),
       RESPONSE_CACHE_SIZE: sets({

@@ -23,7 +23,7 @@ const EXPECTED_DEFAULTS: Config = {
   heavyRequests: 1,
   admissionQueue: 16,
   admissionTimeoutMs: 2000,
-  resultMemoSize: 1000,
+  resultMemoSize: 10_000,
   responseCacheSize: 1000,
   pathCacheControl: 'public, max-age=31536000, immutable',
   cacheWriteQueue: 10_000,
