@@ -94,4 +94,17 @@ describe('viewer question state', () => {
     }
     expect(questionFromUrl('?piece=KING&board=8x8')).toEqual(emptyQuestion());
   });
+
+  it('reads any side the engine takes from the URL (the server refuses what is over its own limit)', () => {
+    expect(questionFromSearch('?piece=KING&board=64x40&from=bl1&to=a40')).toMatchObject({
+      files: 64,
+      ranks: 40,
+      from: ['bl1'],
+      to: ['a40'],
+    });
+    expect(questionFromSearch('?board=256x1')).toMatchObject({ files: 256, ranks: 1 });
+    expect(questionFromSearch('?board=257x0')).toMatchObject({ files: 8, ranks: 8 });
+    expect(questionFromSearch('?board=12')).toMatchObject({ files: 12, ranks: 12 });
+    expect(searchFromQuestion(questionFromSearch('?piece=KING&board=64x64'))).toBe('?piece=KING&board=64x64');
+  });
 });
