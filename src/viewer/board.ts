@@ -57,6 +57,9 @@ const PAGE_ROWS = 8;
 /** Boards with more files than this widen the board's column (style.css, `data-wide`). */
 const WIDE = 16;
 
+/** Boards with more squares than this lay out and paint only their rows on screen (style.css, `data-big`). */
+const BIG = 1024;
+
 /** The board element, which keeps focus on the same square across redraws. */
 export class BoardGrid {
   private focusName = '';
@@ -122,6 +125,7 @@ export class BoardGrid {
     this.root.style.setProperty('--files', String(files));
     this.root.style.setProperty('--ranks', String(ranks));
     this.root.toggleAttribute('data-wide', files > WIDE);
+    this.root.toggleAttribute('data-big', files * ranks > BIG);
     this.root.dataset.orientation = this.side;
     this.root.setAttribute(
       'aria-label',

@@ -436,7 +436,8 @@ describe.skipIf(skipBrowser('viewer board'))('the viewer board in headless Chrom
     await page.goto(`${t.url}/?piece=KNIGHT&board=40x40&from=a1&to=an40`, { waitUntil: 'load' });
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(KNIGHT40.distance));
     expect(await sizes(page)).toMatchObject({ boxScrolls: true, pageScrolls: false });
-    await page.screenshot({ path: `${SHOTS}/board-40-phone.png`, fullPage: true });
+    await square(page, 'a1').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/board-40-phone.png` });
 
     expect(watched.foreign).toEqual([]);
     expect(watched.pageErrors).toEqual([]);
