@@ -751,6 +751,36 @@ const fens: fc.Arbitrary<Case> = fc.oneof(
   ),
 );
 
+/** Betza texts: the subset's letters in any order and length, and anything else. */
+const betzaText = fc.oneof(
+  fc.string({ unit: fc.constantFrom(...'WFDNAHCZGKRBQfbrlvsnmc0123456789'), maxLength: 40 }),
+  fc.string({ maxLength: 80 }),
+  fc.constantFrom('NN', 'N256', 'N257', 'N01', 'pN', 'frK', 'KK', 'WW3', 'c W', '', ' ', 'Q'.repeat(70)),
+);
+
+const betzas: fc.Arbitrary<Case> = fc.oneof(
+  fc
+    .tuple(betzaText, fc.constantFrom('FAIRY', 'KING', 'FAIRY'), fc.option(boardValue, { nil: undefined }))
+    .map(([betza, piece, board]) =>
+      post(
+        'betza: texts',
+        gqlBody('query($q: PathQuery!) { shortestPaths(query: $q) { piece betza distance pathCount } }', {
+          q: { piece, betza, board, from: ['a1'], to: ['h8'] },
+        }),
+        true,
+      ),
+    ),
+  betzaText.map(
+    (betza): Case => ({
+      family: 'betza: diagrams',
+      method: 'GET',
+      path: `/diagram.svg?betza=${encodeURIComponent(betza)}&from=a1&to=h8`,
+      headers: {},
+      maySucceed: true,
+    }),
+  ),
+);
+
 const boards: fc.Arbitrary<Case> = fc
   .tuple(side, side, squareText, fc.constantFrom(...PIECES))
   .map(([files, ranks, to, piece]) =>
@@ -1170,6 +1200,7 @@ const FAMILIES: [string, fc.Arbitrary<Case>, number][] = [
   ['wrong types, unknown squares, pieces and fields', wrongTypes, 800],
   ['bitboards of every length, bits past the board', bitboards, 300],
   ['FENs with wrong rank counts and run-lengths', fens, 500],
+  ['Betza texts in questions and diagrams', betzas, 300],
   ['boards of 0 to 10^6 files', boards, 300],
   ['batches of 0 to 10^5 queries', batches, 150],
   ['page sizes up to 10^9 and forged cursors', pages, 400],
