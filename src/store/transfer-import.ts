@@ -26,8 +26,6 @@
  * cache write evicts the least recently used rows until the table is within it.
  */
 import type { Readable } from 'node:stream';
-import { type Dialect, placeholders } from './dialect.js';
-import type { PrismaClient } from './generated/prisma/client.js';
 import { readTotals } from './totals.js';
 import type { TransferDatabase } from './transfer-database.js';
 import {
@@ -35,11 +33,11 @@ import {
   type CachedResultColumns,
   type EndLine,
   type HeaderLine,
-  type LineLimits,
-  parseLine,
   TransferError,
 } from './transfer-format.js';
 import { readLines } from './transfer-lines.js';
+import { type LineLimits, parseLine } from './transfer-parse.js';
+import { pauseTotalsTrigger, restoreTotals, writeAnalyses, writeCache } from './transfer-write.js';
 
 /** Most rows written per statement. */
 export const BATCH_ROWS = 256;
@@ -136,190 +134,6 @@ export async function checkExportFile(input: Readable, limits: ImportLimits): Pr
     // Each row is checked as it is parsed; nothing is kept.
   }
   return { header: seen.header as HeaderLine, end: seen.end as EndLine };
-}
-
-type Tx = Pick<PrismaClient, 'analysis' | 'cachedResult' | '$queryRawUnsafe' | '$executeRawUnsafe'>;
-
-/** The fields of an analysis that differ between the file's row and the database's. */
-function differences(file: AnalysisColumns, stored: Omit<AnalysisColumns, 'bytes'>): string[] {
-  const out: string[] = [];
-  // The JSON columns compared as JSON: a row stored by an older version may space it otherwise.
-  const canonical = (text: string) => JSON.stringify(JSON.parse(text));
-  stored = { ...stored, queries: canonical(stored.queries), resultKeys: canonical(stored.resultKeys) };
-  const same = (a: unknown, b: unknown) =>
-    a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : a === b;
-  for (const name of [
-    'title',
-    'notes',
-    'fen',
-    'pgn',
-    'queries',
-    'resultKeys',
-    'editTokenHash',
-    'version',
-    'createdAt',
-    'updatedAt',
-  ] as const) {
-    if (!same(file[name], stored[name])) out.push(name);
-  }
-  return out;
-}
-
-const ANALYSIS_COLUMNS = [
-  'id',
-  'title',
-  'notes',
-  'fen',
-  'pgn',
-  'queries',
-  'resultKeys',
-  'editTokenHash',
-  'createdAt',
-  'updatedAt',
-  'bytes',
-  'version',
-] as const;
-
-const CACHE_COLUMNS = [
-  'key',
-  'piece',
-  'files',
-  'ranks',
-  'mask',
-  'sources',
-  'targets',
-  'distance',
-  'pathCount',
-  'bytes',
-  'createdAt',
-  'hitCount',
-  'lastHitAt',
-  'layers',
-] as const;
-
-/**
- * One multi-row INSERT of `rows` into `table` (Prisma's `createMany` builds its query in the
- * client, row by row, several times slower on large imports).
- */
-async function insertRows<Row extends object>(
-  tx: Tx,
-  dialect: Dialect,
-  table: string,
-  columns: readonly (keyof Row & string)[],
-  rows: readonly Row[],
-): Promise<void> {
-  if (rows.length === 0) return;
-  const tuple = `(${columns.map(() => '?').join(', ')})`;
-  const sql = placeholders(
-    dialect,
-    `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES ${rows.map(() => tuple).join(', ')}`,
-  );
-  const params = rows.flatMap((row) => columns.map((column) => row[column]));
-  await tx.$executeRawUnsafe(sql, ...params);
-}
-
-/** Writes one batch of analyses; resolves with the rows added and their bytes. */
-async function writeAnalyses(
-  tx: Tx,
-  dialect: Dialect,
-  batch: { line: number; row: AnalysisColumns }[],
-): Promise<{ added: number; unchanged: number; bytes: number }> {
-  const stored = new Map(
-    (await tx.analysis.findMany({ where: { id: { in: batch.map((item) => item.row.id) } } })).map((row) => [
-      row.id,
-      row,
-    ]),
-  );
-  const fresh = new Map<string, { line: number; row: AnalysisColumns }>();
-  let unchanged = 0;
-  for (const item of batch) {
-    const earlier = stored.get(item.row.id) ?? fresh.get(item.row.id)?.row;
-    if (!earlier) {
-      fresh.set(item.row.id, item);
-      continue;
-    }
-    const differ = differences(item.row, earlier);
-    if (differ.length > 0) {
-      const where = stored.has(item.row.id)
-        ? 'the analysis with this id already in the database (or earlier in this file)'
-        : `line ${fresh.get(item.row.id)?.line}`;
-      throw new TransferError(
-        `the analysis ${JSON.stringify(item.row.id)} differs from ${where} (${differ.join(', ')}); nothing was imported`,
-        item.line,
-      );
-    }
-    unchanged++;
-  }
-  const rows = [...fresh.values()].map((item) => item.row);
-  await insertRows(tx, dialect, 'Analysis', ANALYSIS_COLUMNS, rows);
-  return { added: rows.length, unchanged, bytes: rows.reduce((sum, row) => sum + row.bytes, 0) };
-}
-
-/** Writes one batch of cache rows: keys already there are left alone. */
-async function writeCache(
-  tx: Tx,
-  dialect: Dialect,
-  batch: { row: CachedResultColumns }[],
-): Promise<{ added: number; unchanged: number; bytes: number }> {
-  const present = new Set(
-    (
-      await tx.cachedResult.findMany({
-        where: { key: { in: batch.map((item) => item.row.key) } },
-        select: { key: true },
-      })
-    ).map((row) => row.key),
-  );
-  const fresh = new Map<string, CachedResultColumns>();
-  for (const { row } of batch) if (!present.has(row.key) && !fresh.has(row.key)) fresh.set(row.key, row);
-  const rows = [...fresh.values()];
-  await insertRows(tx, dialect, 'CachedResult', CACHE_COLUMNS, rows);
-  return {
-    added: rows.length,
-    unchanged: batch.length - rows.length,
-    bytes: rows.reduce((sum, row) => sum + row.bytes, 0),
-  };
-}
-
-/**
- * PostgreSQL: the running totals' insert trigger of `table`, switched off for this transaction
- * when this connection may (it owns the table) and the trigger is the one the migrations made.
- * Each firing updates the one `StoreTotals` row, and PostgreSQL keeps every version of a row
- * updated again and again in one transaction, walking them all at the next update: 100,000
- * inserts take minutes instead of seconds. Switched off, the import adds its rows and bytes to
- * the totals once, at the end (`restoreTotals`). `ALTER TABLE ... DISABLE TRIGGER` is
- * transactional and holds a lock that keeps other writers of the table waiting until the commit,
- * so no other transaction ever writes the table without its trigger; a rollback restores it.
- * Resolves false (the triggers then count each row) when it cannot.
- */
-async function pauseTotalsTrigger(tx: Tx, table: 'Analysis' | 'CachedResult'): Promise<boolean> {
-  const trigger = `${table}_totals_insert`;
-  const rows = await tx.$queryRawUnsafe<{ owner: boolean; present: boolean }[]>(
-    `SELECT pg_has_role(current_user, c.relowner, 'USAGE') AS owner,
-            EXISTS (SELECT 1 FROM pg_trigger t WHERE t.tgrelid = c.oid AND t.tgname = $2 AND t.tgenabled <> 'D') AS present
-       FROM pg_class c WHERE c.oid = to_regclass($1)`,
-    `"${table}"`,
-    trigger,
-  );
-  if (!rows[0]?.owner || !rows[0]?.present) return false;
-  await tx.$executeRawUnsafe(`ALTER TABLE "${table}" DISABLE TRIGGER "${trigger}"`);
-  return true;
-}
-
-/** Adds what the paused trigger did not count to the totals, and switches the trigger on again. */
-async function restoreTotals(
-  tx: Tx,
-  table: 'Analysis' | 'CachedResult',
-  added: { rows: number; bytes: number },
-): Promise<void> {
-  const [rows, bytes] = table === 'Analysis' ? ['analysisRows', 'analysisBytes'] : ['cacheRows', 'cacheBytes'];
-  if (added.rows > 0) {
-    await tx.$executeRawUnsafe(
-      `UPDATE "StoreTotals" SET "${rows}" = "${rows}" + $1, "${bytes}" = "${bytes}" + $2 WHERE "id" = 1`,
-      added.rows,
-      added.bytes,
-    );
-  }
-  await tx.$executeRawUnsafe(`ALTER TABLE "${table}" ENABLE TRIGGER "${table}_totals_insert"`);
 }
 
 /**
