@@ -176,20 +176,23 @@ describeEachDatabase('export', (database) => {
     const transfer = await openTransferDatabase(db.url, { busyTimeoutMs: 5000, create: false });
     try {
       const out = memoryWritable({ highWaterMark: 1024 });
-      let saves = 0;
+      const saves: Promise<unknown>[] = [];
       // A writable that saves an analysis through the store each time it is first written to
       // after a page: the export's snapshot must not see them.
       const original = out.stream._write.bind(out.stream);
       out.stream._write = (chunk, encoding, callback) => {
-        store.analyses
-          .save({ title: `during ${saves++}`, queries: [], resultKeys: [] })
-          .then(() => original(chunk, encoding, callback), callback);
+        const save = store.analyses.save({ title: `during ${saves.length}`, queries: [], resultKeys: [] });
+        saves.push(save);
+        save.then(() => original(chunk, encoding, callback), callback);
       };
       const counts = await exportStore(transfer, out.stream, { cache: false });
-      expect(saves).toBeGreaterThan(1);
+      expect(saves.length).toBeGreaterThan(1);
       expect(counts.analyses).toBe(PAGE_IDS + 50);
       expect(linesOf(out.text()).filter((l) => l.type === 'analysis')).toHaveLength(PAGE_IDS + 50);
-      expect((await store.totals()).analysisRows).toBe(PAGE_IDS + 50 + saves);
+      // The export returns once its last line is handed to the stream, which may still be
+      // writing it (and so saving): the saves are counted once they have all committed.
+      await Promise.all(saves);
+      expect((await store.totals()).analysisRows).toBe(PAGE_IDS + 50 + saves.length);
     } finally {
       await transfer.close();
       await store.close();
