@@ -1,10 +1,16 @@
 /**
- * The layer rule, checked by `npm run lint`: engine <- store <- graphql <- http <- server <- cli
- * (the `chess-paths` command: src/cli.ts and src/cli/, which nothing else imports).
- * `config` and `observability` serve every layer but the engine, which stays pure.
- * Type-only imports count: a layer that names a type from above depends on it all the same.
+ * The layer rule, checked by `npm run lint` (`depcruise src packages/engine/src`):
+ * engine <- store <- graphql <- http <- server <- cli (the `chess-paths` command: src/cli.ts and
+ * src/cli/, which nothing else imports). The engine is its own package (packages/engine, the
+ * workspace `@chess-paths/engine`): the service imports it by that name, never its files, and it
+ * imports nothing of the service. `config` and `observability` serve every layer but the engine,
+ * which stays pure. Type-only imports count: a layer that names a type from above depends on it
+ * all the same.
  */
-const layers = ['engine', 'store', 'graphql', 'http'];
+const layers = ['store', 'graphql', 'http'];
+
+/** The engine package's source. */
+const engine = '^packages/engine/src/';
 
 /** The command line, the top of the layers. */
 const cli = '^src/cli(\\.ts$|/)';
@@ -26,19 +32,30 @@ module.exports = {
     })),
     {
       name: 'engine-is-pure',
-      comment: 'the engine imports nothing of the service: no config, no logging, no metrics',
+      comment:
+        'the engine imports nothing of the service (no config, no logging, no metrics, no store) and nothing ' +
+        'of the repository outside its own source: of the rest, only its npm dependencies',
       severity: 'error',
-      from: { path: '^src/engine/' },
-      to: { path: '^src/(config|observability)' },
+      from: { path: engine },
+      to: { pathNot: [engine, '^node_modules/'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'engine-has-no-node-builtins',
       comment:
         'the engine bundles for a browser: no Node built-in modules (node:crypto, buffer, ...); ' +
-        'test/engine/browser-bundle.test.ts checks the globals (Buffer, process) by running a bundle without them',
+        'packages/engine/test/index.browser.test.ts checks the globals (Buffer, process) by running a bundle without them',
       severity: 'error',
-      from: { path: '^src/engine/' },
+      from: { path: engine },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'service-imports-the-engine-package',
+      comment:
+        "the service and its viewer import the engine as a package ('@chess-paths/engine'), never its source " +
+        'or build by path: what they use is what the package exports',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^packages/engine/', dependencyTypesNot: ['aliased-workspace'] },
     },
     {
       name: 'shared-modules-stay-low',
@@ -58,16 +75,17 @@ module.exports = {
       name: 'no-cycles',
       comment: 'generated code (Prisma client) is exempt: nothing of ours is in its cycles',
       severity: 'error',
-      from: { path: '^src/', pathNot: '/generated/' },
+      from: { path: ['^src/', engine], pathNot: '/generated/' },
       to: { circular: true },
     },
     {
       name: 'viewer-imports-engine-only',
       comment:
-        'the browser viewer (src/viewer) talks to the server only through GraphQL: of ours it imports the pure engine alone',
+        'the browser viewer (src/viewer) talks to the server only through GraphQL: of ours it imports the pure engine ' +
+        '(the package) alone',
       severity: 'error',
       from: { path: '^src/viewer/' },
-      to: { path: '^src/', pathNot: '^src/(viewer|engine)/' },
+      to: { path: '^src/', pathNot: '^src/viewer/' },
     },
     {
       name: 'nothing-imports-the-viewer',
@@ -79,8 +97,8 @@ module.exports = {
     {
       name: 'no-source-to-tests',
       severity: 'error',
-      from: { path: '^src/' },
-      to: { path: '^(test|bench|scripts)/' },
+      from: { path: ['^src/', engine] },
+      to: { path: '^(test|bench|scripts|packages/engine/(test|scripts))/' },
     },
   ],
   options: {

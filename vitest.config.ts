@@ -1,20 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Tests that need no server of ours (in-process or child) and no browser: the engine, the test
- * support's own tests, the configuration, the store (SQLite files in temporary directories, and
- * PostgreSQL when the machine's server answers) and the GraphQL modules tested in-process.
- * `npm run test:unit` runs these alone. Layout and rules: test/README.md.
+ * The service's tests that need no server of ours (in-process or child) and no browser: the
+ * configuration, the store (SQLite files in temporary directories, and PostgreSQL when the
+ * machine's server answers) and the GraphQL modules tested in-process. `npm run test:unit` runs
+ * these and the engine's. Layout and rules: test/README.md.
  */
 const UNIT = [
   'test/config.test.ts',
-  'test/engine/**/*.test.ts',
-  'test/support/**/*.test.ts',
   'test/store/**/*.test.ts',
   'test/graphql/cost.test.ts',
   'test/graphql/cost-inputs.test.ts',
   'test/graphql/cache-writer.test.ts',
   'test/graphql/work/dispatch.test.ts',
+  'test/graphql/work/pictures.test.ts',
 ];
 
 /** The cross-cutting end-to-end suite: hostile input, limits, access, SIGKILL durability, amplification. */
@@ -24,8 +23,10 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Every test file belongs to exactly one project; `vitest run` runs them all.
+    // Every test file belongs to exactly one project; `vitest run` runs them all. The engine's
+    // tests (packages/engine/test) are the `engine` project, configured in the package itself.
     projects: [
+      'packages/engine',
       { extends: true, test: { name: 'unit', include: UNIT } },
       {
         extends: true,

@@ -10,7 +10,7 @@
  * passable earlier landings and passable lame squares of every leap; backward, each leap is
  * walked the other way.
  */
-import { type FairyRay, readBetza } from '../src/engine/index.js';
+import { type FairyRay, readBetza } from '@chess-paths/engine';
 
 type Query = {
   piece: string;

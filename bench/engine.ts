@@ -4,7 +4,7 @@
  * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
  */
 import { writeFileSync } from 'node:fs';
-import { formatBitboard, ORTHODOX_MOVERS, type PathQuery, solve, squareName } from '../src/engine/index.js';
+import { formatBitboard, ORTHODOX_MOVERS, type PathQuery, solve, squareName } from '@chess-paths/engine';
 import { baselineBfs } from './baseline-bfs.js';
 import { seededRandom } from './rng.js';
 

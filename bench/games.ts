@@ -14,9 +14,9 @@
  * Writes bench/games-results.json.
  */
 import { writeFileSync } from 'node:fs';
+import { type Game, journeyRoute, readGame, solve } from '@chess-paths/engine';
 import { Chess } from 'chess.js';
 import { loadConfig } from '../src/config.js';
-import { type Game, journeyRoute, readGame, solve } from '../src/engine/index.js';
 import { startServer } from '../src/server.js';
 import { seededRandom } from './rng.js';
 

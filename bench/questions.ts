@@ -1,6 +1,6 @@
 /** What the HTTP benchmarks (`bench/http.ts`, `bench/load.ts`) share: 8 x 8 questions and a free port. */
 import { createServer } from 'node:net';
-import { STANDARD_BOARD, squareName } from '../src/engine/index.js';
+import { STANDARD_BOARD, squareName } from '@chess-paths/engine';
 
 /** Name of an 8 x 8 square index. */
 export const square = (i: number): string => squareName(i, STANDARD_BOARD);

@@ -6,7 +6,7 @@
  * (`INLINE_WEIGHT` in src/graphql/work/dispatch.ts). Ratios matter here, not absolute figures:
  * both are measured in the same run.
  */
-import { prepareQuery, squareName } from '../src/engine/index.js';
+import { prepareQuery, squareName } from '@chess-paths/engine';
 import { INLINE_WEIGHT } from '../src/graphql/work/dispatch.js';
 import { EnginePool } from '../src/graphql/work/pool.js';
 import { type ProblemWire, runTask, wireOf } from '../src/graphql/work/tasks.js';

@@ -8,12 +8,12 @@
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { type PathQuery, renderAscii, solve } from '@chess-paths/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { referenceFairySolve } from '../packages/engine/test/support/reference-betza.js';
+import { referenceOpenBoard, referenceParseSquare } from '../packages/engine/test/support/reference-bfs.js';
 import { DEFAULTS } from '../src/config.js';
-import { type PathQuery, renderAscii, solve } from '../src/engine/index.js';
 import { ROOT } from './support/child-server.js';
-import { referenceFairySolve } from './support/reference-betza.js';
-import { referenceOpenBoard, referenceParseSquare } from './support/reference-bfs.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 

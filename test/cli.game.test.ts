@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referenceParseSquare, referenceSolve } from '../packages/engine/test/support/reference-bfs.js';
 import { ROOT } from './support/child-server.js';
-import { referenceParseSquare, referenceSolve } from './support/reference-bfs.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 const OPERA = `[Event "A Night at the Opera"]

@@ -9,10 +9,14 @@ import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PathQuery, renderAscii, solve } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type PathQuery, renderAscii, solve } from '../src/engine/index.js';
+import {
+  referenceOpenBoard,
+  referenceParseSquare,
+  referenceSolve,
+} from '../packages/engine/test/support/reference-bfs.js';
 import { ROOT } from './support/child-server.js';
-import { referenceOpenBoard, referenceParseSquare, referenceSolve } from './support/reference-bfs.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
 

@@ -9,9 +9,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { squareName } from '@chess-paths/engine';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { squareName } from '../src/engine/index.js';
 import { startServer } from '../src/server.js';
 import { sumMetric } from './support/test-server.js';
 

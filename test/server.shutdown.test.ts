@@ -16,11 +16,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { squareName } from '@chess-paths/engine';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { squareName } from '../src/engine/index.js';
+import { mazeQuery } from '../packages/engine/test/support/maze.js';
 import { startChildServer } from './support/child-server.js';
-import { mazeQuery } from './support/maze.js';
 import { describeOutcome, type RawOutcome, rawPost } from './support/raw-post.js';
 import { sumMetric } from './support/test-server.js';
 

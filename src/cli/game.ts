@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { type Game, type GameJourney, InputError, journeyRoute, playGame, readPgn, solve } from '@chess-paths/engine';
 import { DEFAULTS } from '../config.js';
-import { type Game, type GameJourney, InputError, journeyRoute, playGame, readPgn, solve } from '../engine/index.js';
 import { UsageError } from './help.js';
 
 /** A stretch of a journey that took more moves than it had to. */

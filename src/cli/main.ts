@@ -6,7 +6,7 @@
  * Anything else is a bug: its stack is printed, and it exits 1.
  */
 import { parseArgs } from 'node:util';
-import { InputError } from '../engine/index.js';
+import { InputError } from '@chess-paths/engine';
 import { gameCommand, parseGameArgs } from './game.js';
 import {
   EXPORT_HELP,

@@ -8,16 +8,18 @@
  * default), and a piece asked by its Betza text is printed with its canonical text.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULTS } from '../config.js';
 import {
   InputError,
   type PathConnection,
   type PathQuery,
   type PathResult,
+  PIECES,
+  type Piece,
   renderAscii,
+  type SquareSet,
   solve,
-} from '../engine/index.js';
-import { PIECES, type Piece, type SquareSet } from '../engine/types.js';
+} from '@chess-paths/engine';
+import { DEFAULTS } from '../config.js';
 import { UsageError } from './help.js';
 
 /**

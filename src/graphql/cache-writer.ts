@@ -8,7 +8,7 @@
  * anyway. While the database is unavailable the store refuses writes at once; those refusals are
  * counted but logged at most every few seconds (the store logs when it becomes unavailable).
  *
- * Results are encoded (the engine's compact codec, `src/engine/packed.ts`) by the work dispatcher,
+ * Results are encoded (the engine's compact codec, `packed.ts` of the engine package) by the work dispatcher,
  * on the worker pool when they are large, and stored as bytes. Writing through Prisma still costs
  * CPU on the event loop (tens of microseconds a row), so under a sustained stream of new questions
  * the writer could take most of the loop; it therefore rests after each write for as long as the
@@ -18,9 +18,9 @@
  * At shutdown `flush(ms)` writes what it can in the time left and drops the rest: unwritten
  * entries are only a cache.
  */
+
+import { encodeLayers as encodeLayersHere, type PathResult, packedBytes } from '@chess-paths/engine';
 import type { Logger } from 'pino';
-import { encodeLayers as encodeLayersHere, packedBytes } from '../engine/index.js';
-import type { PathResult } from '../engine/types.js';
 import type { Metrics } from '../observability/metrics.js';
 import { DatabaseUnavailableError, type Store, type StoredResult } from '../store/types.js';
 import type { WorkDispatcher } from './work/dispatch.js';

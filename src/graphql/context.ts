@@ -9,7 +9,7 @@
  * limit; whether its response may be replayed from the response cache; and what makes its saves
  * idempotent (the `Idempotency-Key` header, the operation's place in a batch: `idempotency.ts`).
  */
-import type { PathResult } from '../engine/types.js';
+import type { PathResult } from '@chess-paths/engine';
 import { ErrorCode, ServiceError } from '../errors.js';
 import type { Prepared } from './engine-api.js';
 import { EngineBudget } from './engine-budget.js';

@@ -5,8 +5,8 @@
  */
 
 import { hash } from 'node:crypto';
-import type { Board, ParsedPosition, PathQuery, PathResult, Prepared } from '../engine/index.js';
-import * as realEngine from '../engine/index.js';
+import type { Board, ParsedPosition, PathQuery, PathResult, Prepared } from '@chess-paths/engine';
+import * as realEngine from '@chess-paths/engine';
 
 // Problem keys by Node's SHA-256: the same digest as the engine's portable one, in native code
 // (a 256 x 256 problem's key took 15 to 20 ms of the event loop in JavaScript).

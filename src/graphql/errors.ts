@@ -13,6 +13,7 @@
  */
 
 import { HeaderMap } from '@apollo/server';
+import { formatInputPath, InputError } from '@chess-paths/engine';
 import {
   type ASTNode,
   type GraphQLError,
@@ -22,7 +23,6 @@ import {
   Kind,
 } from 'graphql';
 import type { Logger } from 'pino';
-import { formatInputPath, InputError } from '../engine/errors.js';
 import { ErrorCode, findCause, isServiceError, ServiceError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import { tokenBreachOf } from './operation-limits.js';

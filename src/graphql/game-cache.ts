@@ -3,9 +3,9 @@
  * read once per text and kept (by the text's SHA-256, least recently used first), the reading
  * itself shared by the requests that ask for the same text at once.
  */
+
+import { type Game, InputError } from '@chess-paths/engine';
 import { LRUCache } from 'lru-cache';
-import { InputError } from '../engine/errors.js';
-import type { Game } from '../engine/game.js';
 
 /** Work units of one half-move played (chess.js: about 0.2 ms, some 1,500 squares of fill). */
 export const PLY_WEIGHT = 1500;

@@ -7,8 +7,7 @@
  * on the request's engine budget.
  */
 import { createHash } from 'node:crypto';
-import type { Game } from '../engine/game.js';
-import { readPgn } from '../engine/pgn.js';
+import { type Game, readPgn } from '@chess-paths/engine';
 import type { Context } from './context.js';
 import { PLY_WEIGHT } from './game-cache.js';
 import { checkPgn, checkPlies } from './limits.js';

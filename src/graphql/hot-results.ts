@@ -12,9 +12,9 @@
  * is counted from its packed layers, with room for the views its fields build when read (lazy
  * fields of large results are computed on the worker pool and never kept on the result).
  */
+
+import { type PathResult, packedBytes } from '@chess-paths/engine';
 import { LRUCache } from 'lru-cache';
-import { packedBytes } from '../engine/index.js';
-import type { PathResult } from '../engine/types.js';
 import { knownPacked } from './work/handles.js';
 
 /** Most bytes of hot results. */

@@ -15,8 +15,8 @@
  * found by a plugin from the body Apollo hands the operation, the very object of the batch's array.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
+import { InputError } from '@chess-paths/engine';
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
-import { InputError } from '../engine/errors.js';
 import { idempotencyKeyProblem } from '../store/idempotency-key.js';
 import type { SaveOptions } from '../store/types.js';
 import type { Context } from './context.js';

@@ -5,9 +5,9 @@
  * the message says which argument, which value and which limit, e.g.
  * `queries: 501 queries is over the limit of 500 (MAX_BATCH_SIZE)`.
  */
+
+import { type Board, formatInputPath, InputError, type InputPath, type PathQuery } from '@chess-paths/engine';
 import { LIMIT_VARIABLES, type Limits } from '../config.js';
-import { formatInputPath, InputError, type InputPath } from '../engine/errors.js';
-import type { Board, PathQuery } from '../engine/types.js';
 import { ErrorCode, ServiceError } from '../errors.js';
 
 /** An argument over one of the configured limits. */

@@ -16,8 +16,9 @@
  * is, the loader holds its batch back (`PreparationGate`), so the list's questions still join the
  * same batch as the request's other questions instead of splitting it.
  */
+
+import { type PackedLayers, type PathResult, solutionFromPacked } from '@chess-paths/engine';
 import DataLoader from 'dataloader';
-import { type PackedLayers, type PathResult, solutionFromPacked } from '../engine/index.js';
 import type { StoredResult } from '../store/types.js';
 import type { Prepared } from './engine-api.js';
 import type { EngineBudget } from './engine-budget.js';

@@ -3,7 +3,7 @@
  * their own. Codegen maps the schema's types to these (see scripts/codegen.mjs), so the generated
  * `Resolvers` type checks every resolver against what it really returns.
  */
-import type { Game, GameJourney } from '../engine/game.js';
+import type { Game, GameJourney } from '@chess-paths/engine';
 import type { AnalysisRecord } from '../store/types.js';
 
 /** One page of analyses, newest first. */

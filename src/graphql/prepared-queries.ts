@@ -5,8 +5,9 @@
  * only inputs that prepared successfully, on small boards, are remembered, so the memory is
  * bounded by the count alone.
  */
+
+import type { PathQuery } from '@chess-paths/engine';
 import { LRUCache } from 'lru-cache';
-import type { PathQuery } from '../engine/types.js';
 import type { Prepared } from './engine-api.js';
 
 /** Largest board (in squares) whose prepared problems are remembered. */

@@ -4,8 +4,8 @@
  * under the argument it came from (`query`, `queries[3]`, `input.queries[0]`), so the message
  * names the exact argument and value.
  */
-import { InputError, type InputPath } from '../engine/errors.js';
-import type { PathQuery, PathResult } from '../engine/types.js';
+
+import { InputError, type InputPath, type PathQuery, type PathResult } from '@chess-paths/engine';
 import { type Context, resolveResult } from './context.js';
 import type { Prepared } from './engine-api.js';
 import { isRequestError } from './errors.js';

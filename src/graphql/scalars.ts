@@ -6,9 +6,10 @@
  * decimal string (JSON numbers lose precision past 2^53). `DateTime` reuses graphql-scalars'
  * ISO-8601 scalar under the contract's name.
  */
+
+import { previewValue } from '@chess-paths/engine';
 import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { previewValue } from '../engine/errors.js';
 import { ErrorCode } from '../errors.js';
 
 /** A scalar value of the wrong kind; reported as `BAD_USER_INPUT` even when it is a literal. */

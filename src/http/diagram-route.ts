@@ -17,7 +17,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Config } from '../config.js';
 import {
   type Board,
   type Color,
@@ -27,7 +26,8 @@ import {
   type Piece,
   parseSquare,
   resolveBoard,
-} from '../engine/index.js';
+} from '@chess-paths/engine';
+import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
 import { checkBetza, checkBoard, checkFen, LimitError } from '../graphql/limits.js';

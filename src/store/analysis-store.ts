@@ -21,8 +21,7 @@
  * expires with the window.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { InputError } from '../engine/errors.js';
-import type { PathQuery } from '../engine/types.js';
+import { InputError, type PathQuery } from '@chess-paths/engine';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
 import type { Dialect } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';

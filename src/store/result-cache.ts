@@ -16,7 +16,7 @@
  *   them; when that statement deleted its maximum, more eviction transactions follow.
  * - Hits are counted in memory and written in the background (`./hit-counter.ts`).
  */
-import type { Piece } from '../engine/types.js';
+import type { Piece } from '@chess-paths/engine';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import { type Dialect, placeholders } from './dialect.js';

@@ -5,7 +5,7 @@
  * a NUL character are refused with the line's number (`TransferError`), since an import must
  * apply whole or not at all. A line that passes comes back as the columns to write.
  */
-import type { Piece } from '../engine/types.js';
+import type { Piece } from '@chess-paths/engine';
 import { analysisBytes } from './analysis-budget.js';
 import { cacheRowBytes } from './cache-budget.js';
 import { SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from './result-cache.js';

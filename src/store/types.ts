@@ -6,7 +6,7 @@
  * read-only, full, unreachable), operations reject with `DatabaseUnavailableError` instead of
  * the driver's error.
  */
-import type { CanonicalProblem, PathQuery } from '../engine/types.js';
+import type { CanonicalProblem, PathQuery } from '@chess-paths/engine';
 import { ErrorCode, ServiceError } from '../errors.js';
 
 /** A path question already normalised by the engine: its cache key and canonical problem. */

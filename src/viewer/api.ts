@@ -4,8 +4,9 @@
  * POST). Each function returns data or a `Problem` that names the argument at fault. The
  * server's largest board side is read from its refusal of a board too wide (`askBoardLimit`).
  */
+
+import { MAX_BOARD_SIDE } from '@chess-paths/engine';
 import { Client, type CombinedError, cacheExchange, fetchExchange, gql } from '@urql/core';
-import { MAX_BOARD_SIDE } from '../engine/board.js';
 import { asksBetza, type Piece, type Question } from './state.js';
 
 /** A set of squares as the API returns it. */

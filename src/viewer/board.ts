@@ -15,7 +15,7 @@
  * scrolls (style.css): a new board scrolls to its first source, and a focused square is scrolled
  * into view.
  */
-import { fileName, squareIndexOrMinus1, squareName } from '../engine/squares.js';
+import { fileName, squareIndexOrMinus1, squareName } from '@chess-paths/engine';
 import { arrowLayer, type Cell, drawArrows } from './arrows.js';
 import { glyph, pieceWords } from './glyphs.js';
 

@@ -5,7 +5,7 @@
  * after a given ply, the names of moves, what a route's distance says of the moves a piece used,
  * and what the board shows.
  */
-import { parseFen } from '../engine/fen.js';
+import { parseFen } from '@chess-paths/engine';
 import type { GameData, JourneyData, PlyData, Result } from './api.js';
 import { type BoardView, pieceLetter } from './board.js';
 

@@ -4,8 +4,8 @@
  * inline `<svg>` and cloned for every square that shows it. A piece is named by its FEN letter
  * (upper case white, lower case black); `*` is a fairy piece, drawn with the diagrams' fairy mark.
  */
-import { fairyMark, pieceGlyph } from '../engine/diagram-pieces.js';
-import type { Color, Role } from '../engine/types.js';
+
+import { type Color, fairyMark, pieceGlyph, type Role } from '@chess-paths/engine';
 
 /** The letter that names the fairy mark. */
 export const FAIRY_LETTER = '*';

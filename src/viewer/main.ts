@@ -5,8 +5,7 @@
  * question is a new history entry, so back and forward step through questions. A game (a pasted
  * PGN, or a saved analysis's) takes the board over in its own mode (game.ts) until it is left.
  */
-import { MAX_BOARD_SIDE } from '../engine/board.js';
-import { squareName } from '../engine/squares.js';
+import { MAX_BOARD_SIDE, squareName } from '@chess-paths/engine';
 import { AnalysesPanel, type Saveable } from './analyses.js';
 import {
   type AnalysisDetail,

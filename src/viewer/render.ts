@@ -3,10 +3,15 @@
  * smallest path, one page of shortest paths at a time, and the picture drawn by the engine's
  * shared renderer (in the board's orientation; a fairy piece named in its legend). Unreachable is said plainly.
  */
-import { parseBitboard } from '../engine/bitset.js';
-import { type DiagramSpec, renderDiagram } from '../engine/diagram.js';
-import { squareIndexOrMinus1 } from '../engine/squares.js';
-import type { Color, Role } from '../engine/types.js';
+
+import {
+  type Color,
+  type DiagramSpec,
+  parseBitboard,
+  type Role,
+  renderDiagram,
+  squareIndexOrMinus1,
+} from '@chess-paths/engine';
 import type { PathsPage, Placed, Result } from './api.js';
 import { pieceName } from './fairy.js';
 

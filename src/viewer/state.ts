@@ -6,7 +6,7 @@
  * `?piece=FAIRY&betza=NN&board=8x8&from=a1&to=h8` (the Betza text goes only with piece FAIRY).
  */
 
-import { MAX_BOARD_SIDE } from '../engine/board.js';
+import { MAX_BOARD_SIDE } from '@chess-paths/engine';
 
 /** The pieces the API knows (`Piece`); FAIRY moves as the question's Betza text says. */
 export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN', 'FAIRY'] as const;

@@ -11,11 +11,12 @@
  * and hold a place it gave until they let it go, so what a request finds at the gate never
  * depends on how fast the heavy one runs.
  */
+
+import { squareName } from '@chess-paths/engine';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { squareName } from '../../src/engine/index.js';
+import { mazeQuery } from '../../packages/engine/test/support/maze.js';
 import { Admission } from '../../src/graphql/admission.js';
 import { HEAVY_WORK } from '../../src/graphql/cost.js';
-import { mazeQuery } from '../support/maze.js';
 import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';

@@ -3,10 +3,10 @@
  * next write, the queue bounded (oldest dropped and counted), failures logged, `idle()` waiting
  * for everything.
  */
+
+import { type PathResult, solve } from '@chess-paths/engine';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { solve } from '../../src/engine/index.js';
-import type { PathResult } from '../../src/engine/types.js';
 import { CacheWriter } from '../../src/graphql/cache-writer.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import type { Store, StoredResult } from '../../src/store/types.js';

@@ -5,9 +5,10 @@
  * limit's variable named), HTTP-level failures (body size, JSON, CSRF, unknown routes), and
  * unexpected failures (INTERNAL_SERVER_ERROR, without stack traces in production).
  */
+
+import * as engine from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import * as engine from '../../src/engine/index.js';
-import { mazeQuery } from '../support/maze.js';
+import { mazeQuery } from '../../packages/engine/test/support/maze.js';
 import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;

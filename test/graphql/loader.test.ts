@@ -4,10 +4,11 @@
  * threads so that other requests are answered meanwhile, and the per-request budget (ENGINE_BUDGET_MS) cuts off
  * both eager solving and lazy fields with ENGINE_BUDGET_EXCEEDED.
  */
+
+import * as engine from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
-import * as engine from '../../src/engine/index.js';
+import { mazeQuery } from '../../packages/engine/test/support/maze.js';
 import type { EngineApi, Prepared } from '../../src/graphql/engine-api.js';
-import { mazeQuery } from '../support/maze.js';
 import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
 
 const BATCH = 'query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { distance } }';

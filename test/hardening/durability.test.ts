@@ -30,11 +30,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PathQuery, prepareQuery, solve, squareName } from '@chess-paths/engine';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PathQuery, prepareQuery, solve, squareName } from '../../src/engine/index.js';
+import { mazeQuery } from '../../packages/engine/test/support/maze.js';
 import { type ChildServer, startChildServer } from '../support/child-server.js';
-import { mazeQuery } from '../support/maze.js';
 
 const KILL_POINTS_MS = (process.env.DURABILITY_KILL_POINTS ?? '50,200,500,1000').split(',').map(Number);
 const CLIENTS = 8;

@@ -4,10 +4,12 @@
  * drawn (422, the limit named), and the picture of a large position, drawn on the worker pool
  * from plain data, is the library's drawing to the byte, as it is through `Overlay.svg`.
  */
+
+import { parseFen, positionQuery, solve } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseFen, positionQuery, solve } from '../../src/engine/index.js';
+import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
 import { drawSvg, svgLengthBound } from '../../src/graphql/work/pictures.js';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // Counts the drawings made on this thread (small boards are drawn here, not on a worker).
 const drawn = vi.hoisted(() => ({ count: 0 }));

@@ -6,12 +6,14 @@
  * over MAX_BETZA_LENGTH, a text with avoidAttacked) is a 400 naming `betza` and the value. A
  * picture of more than 16 x 16 squares is drawn on the worker pool, from the problem rebuilt there.
  */
+
+import { type PathQuery, parseSquare, resolveBoard, solve } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PathQuery, parseSquare, resolveBoard, solve } from '../../src/engine/index.js';
+import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
 import { INLINE_WEIGHT } from '../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../src/graphql/work/fields.js';
 import { drawSvg } from '../../src/graphql/work/pictures.js';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 /** The server's MAX_BETZA_LENGTH here: small, so the limit is the configured one, not the default. */
 const MAX_BETZA = 12;

@@ -3,7 +3,8 @@
  * refusals that name the parameter and the value.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
+import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -6,8 +6,9 @@
  * unable to squeeze past the total together (two stores, as two replicas: see
  * `analysis-store.concurrency.test.ts`).
  */
+
+import type { PathQuery } from '@chess-paths/engine';
 import { beforeEach, expect, it } from 'vitest';
-import type { PathQuery } from '../../src/engine/types.js';
 import { ANALYSIS_ROW_OVERHEAD, analysisBytes } from '../../src/store/analysis-budget.js';
 import { type OpenedStore, StorageLimitError, type StoreOptions } from '../../src/store/index.js';
 import { describeEachDatabase, useTestStores } from '../support/postgres.js';

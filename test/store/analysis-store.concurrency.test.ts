@@ -13,8 +13,9 @@
  * that retry on conflict lose nothing either; and concurrent saves through both stores cannot
  * together go over `maxAnalysesBytes`.
  */
+
+import type { PathQuery } from '@chess-paths/engine';
 import { expect, it } from 'vitest';
-import type { PathQuery } from '../../src/engine/types.js';
 import { analysisBytes } from '../../src/store/analysis-budget.js';
 import {
   type AnalysisPatch,

@@ -8,9 +8,9 @@
  * few a save; and the record, read from the database, holds neither the key nor the token.
  */
 import { createHash } from 'node:crypto';
+import type { PathQuery } from '@chess-paths/engine';
 import Database from 'better-sqlite3';
 import { beforeEach, expect, it } from 'vitest';
-import type { PathQuery } from '../../src/engine/types.js';
 import { analysisBytes } from '../../src/store/analysis-budget.js';
 import { openEditToken } from '../../src/store/idempotency-key.js';
 import { PURGE_BATCH } from '../../src/store/idempotent-save.js';

@@ -6,10 +6,9 @@
  * concurrent updates through two stores in `analysis-store.concurrency.test.ts`.
  */
 import { createHash } from 'node:crypto';
+import { InputError, type PathQuery } from '@chess-paths/engine';
 import Database from 'better-sqlite3';
 import { beforeEach, expect, it, vi } from 'vitest';
-import { InputError } from '../../src/engine/errors.js';
-import type { PathQuery } from '../../src/engine/types.js';
 import { databaseFileFromUrl, ForbiddenError, NotFoundError, type OpenedStore } from '../../src/store/index.js';
 import { describeEachDatabase, queryPostgres, useTestStores } from '../support/postgres.js';
 

@@ -6,9 +6,8 @@
  * `result-cache.bounds.test.ts`.
  */
 import { join } from 'node:path';
+import { ORTHODOX_MOVERS, type PathQuery, prepareQuery, solve } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
-import { prepareQuery, solve } from '../../src/engine/index.js';
-import { ORTHODOX_MOVERS, type PathQuery } from '../../src/engine/types.js';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 import { describeEachDatabase } from '../support/postgres.js';

@@ -5,7 +5,7 @@
  * through the store, so that "equal" and "nothing written" are compared on what the service sees.
  */
 import { Readable, Writable } from 'node:stream';
-import type { PathQuery } from '../../src/engine/types.js';
+import type { PathQuery } from '@chess-paths/engine';
 import {
   type AnalysisRecord,
   type OpenedStore,

@@ -15,7 +15,7 @@ import {
   referenceParseSquare,
   referenceSolve,
   referenceSquareName,
-} from './reference-bfs.js';
+} from '../../packages/engine/test/support/reference-bfs.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CanonicalProblem } from '../../src/engine/types.js';
+import type { CanonicalProblem } from '@chess-paths/engine';
 import type { StoreLogger } from '../../src/store/migrate.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 

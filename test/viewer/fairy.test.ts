@@ -4,8 +4,9 @@
  * presets are found by their text and by the canonical text, and the words for the piece an answer
  * moves: a named fairy piece, an unnamed one, and a text that is an orthodox piece.
  */
+
+import { solve } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
-import { solve } from '../../src/engine/index.js';
 import {
   fairyTitle,
   PRESETS,

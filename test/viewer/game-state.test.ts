@@ -4,9 +4,9 @@
  * the route verdicts, and the PGN the viewer writes to save an opened game again, read back by
  * the engine's own reader into the same game (a game from a FEN at Black's move too).
  */
+
+import { parseFen, readGame } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
-import { parseFen } from '../../src/engine/fen.js';
-import { readGame } from '../../src/engine/game.js';
 import type { GameData } from '../../src/viewer/api.js';
 import {
   gameBoard,

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
 import { FAVICON_SVG, viewerRoute } from '../../src/http/viewer-route.js';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 describe('GET / and /viewer/*', () => {
   let t: TestServer;

@@ -16,12 +16,9 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileName, parseFen, pieceGlyph, solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pieceGlyph } from '../../src/engine/diagram-pieces.js';
-import { parseFen } from '../../src/engine/fen.js';
-import { solve } from '../../src/engine/index.js';
-import { fileName } from '../../src/engine/squares.js';
 import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

@@ -11,9 +11,9 @@
  * /usr/bin/chromium is missing.
  */
 import { mkdirSync } from 'node:fs';
+import { solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/engine/index.js';
 import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

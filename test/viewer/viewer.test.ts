@@ -10,11 +10,12 @@
  * `test-artifacts/viewer-*.png`. Skipped outside CI when /usr/bin/chromium is missing.
  */
 import { mkdirSync } from 'node:fs';
+import { solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../src/engine/index.js';
+import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
 import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const ARTIFACTS = 'test-artifacts';
 

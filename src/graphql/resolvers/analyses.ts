@@ -7,8 +7,8 @@
  * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND). A save runs under the idempotency key
  * of its input or of the request's header (`../idempotency.ts`), checked before anything else.
  */
-import { formatInputPath, InputError, type InputPath } from '../../engine/errors.js';
-import type { PathQuery } from '../../engine/types.js';
+
+import { formatInputPath, InputError, type InputPath, type PathQuery } from '@chess-paths/engine';
 import type { AnalysisPatch, Store } from '../../store/types.js';
 import type { Context } from '../context.js';
 import { UnavailableError } from '../errors.js';

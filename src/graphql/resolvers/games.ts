@@ -7,8 +7,8 @@
  * message names the move, `3... Nf6 is not legal here`, or the place in the text), a bad route
  * its own `route`.
  */
-import { journeyRoute } from '../../engine/game.js';
-import type { PathQuery } from '../../engine/types.js';
+
+import { journeyRoute, type PathQuery } from '@chess-paths/engine';
 import { type Context, resolveResult } from '../context.js';
 import { readGameFor } from '../games.js';
 import type { GameResolvers, JourneyResolvers, PlyResolvers, QueryResolvers } from '../generated/resolvers.js';

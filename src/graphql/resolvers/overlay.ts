@@ -8,8 +8,8 @@
  * since the result is shared with questions that have no position. The plain pictures are kept
  * with their result for the next time when small.
  */
-import { renderAscii } from '../../engine/diagram.js';
-import type { PathResult } from '../../engine/types.js';
+
+import { type PathResult, renderAscii } from '@chess-paths/engine';
 import type { Context } from '../context.js';
 import type { OverlayResolvers } from '../generated/resolvers.js';
 import { positionDiagramOf } from '../position-diagrams.js';

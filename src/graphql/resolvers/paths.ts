@@ -9,8 +9,9 @@
  * size to the request's output account (MAX_RESPONSE_BYTES, `response-budget.ts`). Results come from the
  * memo of hot results when they are there (synchronously), else from the request's loader.
  */
+
+import type { PathConnection, PathResult, SquareSet } from '@chess-paths/engine';
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
-import type { PathConnection, PathResult, SquareSet } from '../../engine/types.js';
 import { type Context, resolveResult } from '../context.js';
 import type {
   PathEdgeResolvers,

@@ -5,7 +5,7 @@
  * squares the other colour attacks removed), then loads it through the request's shared loader.
  */
 
-import type { PathQuery } from '../../engine/types.js';
+import type { PathQuery } from '@chess-paths/engine';
 import { resolveResult } from '../context.js';
 import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
 import { checkBoard, checkFen } from '../limits.js';

@@ -8,8 +8,9 @@
  * DataLoader (graphql-js asks for the fields of a whole list at once): one dispatch, a few tasks,
  * instead of one message per field.
  */
+
+import type { PathResult } from '@chess-paths/engine';
 import DataLoader from 'dataloader';
-import type { PathResult } from '../../engine/index.js';
 import type { EngineBudget } from '../engine-budget.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './dispatch.js';
 import { packedOf, problemWireOf } from './handles.js';

@@ -4,7 +4,7 @@
  * the result in a WeakMap rather than on it, so the engine's result type stays the library's
  * public shape and an entry goes when its result does.
  */
-import { type PackedLayers, type PathResult, type Prepared, packLayers, prepareCanonical } from '../../engine/index.js';
+import { type PackedLayers, type PathResult, type Prepared, packLayers, prepareCanonical } from '@chess-paths/engine';
 import { type ProblemWire, wireOf } from './tasks.js';
 
 interface Handle {

@@ -7,10 +7,10 @@
  * receiving an object graph. A fairy piece's picture names it by its canonical Betza text (the
  * result's, rebuilt on a worker from the problem's text), so its bound counts that text.
  */
-import { countBits } from '../../engine/bitset.js';
 import {
   attackedSquares,
   type Color,
+  countBits,
   diagramLengthBound,
   diagramSpecOf,
   type PathResult,
@@ -18,7 +18,7 @@ import {
   parseFen,
   parseSquare,
   renderDiagram,
-} from '../../engine/index.js';
+} from '@chess-paths/engine';
 
 /** How to draw a result's SVG picture; every field optional, `{}` is the plain picture. */
 export interface SvgOptions {

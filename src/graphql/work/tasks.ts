@@ -4,7 +4,7 @@
  * too small to be worth the hop, so both give identical answers by construction.
  *
  * Every message is made of plain data and typed arrays: problems as their words (P, S', T'),
- * results as packed layers (`src/engine/packed.ts`), answers as strings, numbers and bigints.
+ * results as packed layers (the engine package's `packed.ts`), answers as strings, numbers and bigints.
  * Nothing crosses as an object graph.
  *
  * A task is a list of items. Between items, `runTask` reads the request's engine account, shared
@@ -13,9 +13,6 @@
  * the time of each item is added to that account as it finishes.
  */
 
-import { readBetza } from '../../engine/betza.js';
-import { renderAscii } from '../../engine/diagram.js';
-import { playGame } from '../../engine/game.js';
 import {
   type Board,
   decodeLayers,
@@ -24,15 +21,18 @@ import {
   InputError,
   type PackedLayers,
   type PathConnection,
+  type PgnText,
   type Piece,
   Prepared,
   packLayers,
+  playGame,
+  readBetza,
+  renderAscii,
   resolveBoard,
   solutionFromPacked,
   solvePrepared,
   squareName,
-} from '../../engine/index.js';
-import type { PgnText } from '../../engine/pgn.js';
+} from '@chess-paths/engine';
 import { drawSvg, type SvgOptions } from './pictures.js';
 
 /** A page of paths as a worker sends it: `length` squares per path, back to back. */

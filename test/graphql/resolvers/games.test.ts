@@ -9,7 +9,7 @@
  *
  * "Read once per text" is observed honestly where the reading happens: `readPgn` (the tokens,
  * on the main thread, inside the game cache's reading) is counted through a `vi.mock` of the
- * engine module, and `playGame` (the moves played) likewise on a second server started without
+ * engine package, and `playGame` (the moves played) likewise on a second server started without
  * worker threads, where games are played in this process (with threads they run in a worker,
  * which no mock reaches). The main server keeps its worker pool, the road games take in service.
  */
@@ -17,22 +17,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 const calls = vi.hoisted(() => ({ readPgn: 0, playGame: 0 }));
-vi.mock('../../../src/engine/pgn.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/engine/pgn.js')>();
+vi.mock('@chess-paths/engine', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@chess-paths/engine')>();
+  type Text = Parameters<typeof actual.playGame>[0];
   const readPgn = (text: string) => {
     calls.readPgn++;
     return actual.readPgn(text);
   };
-  return { ...actual, readPgn };
-});
-vi.mock('../../../src/engine/game.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/engine/game.js')>();
-  type Text = Parameters<typeof actual.playGame>[0];
   const playGame = (text: Text) => {
     calls.playGame++;
     return actual.playGame(text);
   };
-  return { ...actual, playGame };
+  return { ...actual, readPgn, playGame };
 });
 
 const OPERA =

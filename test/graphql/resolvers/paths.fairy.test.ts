@@ -6,8 +6,9 @@
  * every refusal is a local BAD_USER_INPUT naming the field and value (MAX_BETZA_LENGTH included),
  * and the rest of the request is answered.
  */
+
+import { solve } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solve } from '../../../src/engine/index.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;

@@ -4,16 +4,12 @@
  * through the per-request DataLoader (observed in /metrics), the persistent cache behind it, and
  * lazy fields staying lazy (observed by wrapping the engine).
  */
+
+import * as engine from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as engine from '../../../src/engine/index.js';
+import { checkWellFormedXml } from '../../../packages/engine/test/support/xml.js';
 import type { EngineApi } from '../../../src/graphql/engine-api.js';
-import {
-  checkWellFormedXml,
-  SEED_DIAGRAM,
-  SEED_QUERY,
-  startTestServer,
-  type TestServer,
-} from '../../support/test-server.js';
+import { SEED_DIAGRAM, SEED_QUERY, startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

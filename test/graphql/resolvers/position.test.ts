@@ -5,7 +5,8 @@
  * own `fen` argument. Expected values are small enough to check by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkWellFormedXml, startTestServer, type TestServer } from '../../support/test-server.js';
+import { checkWellFormedXml } from '../../../packages/engine/test/support/xml.js';
+import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 let t: TestServer;
 beforeAll(async () => {

@@ -9,9 +9,7 @@
  * - a full queue refuses with OverloadedError;
  * - lazy fields computed on the pool equal the main thread's.
  */
-import { Piscina } from 'piscina';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderAscii, renderSvg } from '../../../src/engine/diagram.js';
+
 import {
   InputError,
   type PackedLayers,
@@ -20,8 +18,14 @@ import {
   type PathResult,
   packLayers,
   prepareQuery,
+  renderAscii,
+  renderSvg,
   solve,
-} from '../../../src/engine/index.js';
+} from '@chess-paths/engine';
+import { Piscina } from 'piscina';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { mazeQuery as maze } from '../../../packages/engine/test/support/maze.js';
+import { checkWellFormedXml } from '../../../packages/engine/test/support/xml.js';
 import { EngineBudget, EngineBudgetError } from '../../../src/graphql/engine-budget.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';
@@ -35,8 +39,6 @@ import {
   type TaskAnswer,
   wireOf,
 } from '../../../src/graphql/work/tasks.js';
-import { mazeQuery as maze } from '../../support/maze.js';
-import { checkWellFormedXml } from '../../support/test-server.js';
 
 const wire = (q: PathQuery) => wireOf(prepareQuery(q));
 const mazeQuery = (i: number, side: 32 | 64 | 128 = 64) => maze(i, side) as PathQuery;

@@ -4,8 +4,9 @@
  * Node has crashed whole processes); past the close grace it ends them anyway, the task failing;
  * after it, `run` is refused at once with OVERLOADED.
  */
+
+import { prepareQuery } from '@chess-paths/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prepareQuery } from '../../../src/engine/index.js';
 import { EnginePool, OverloadedError } from '../../../src/graphql/work/pool.js';
 import { wireOf } from '../../../src/graphql/work/tasks.js';
 

@@ -6,12 +6,16 @@
  * once the cache writer has stored it.
  */
 
+import * as engine from '@chess-paths/engine';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as engine from '../../../src/engine/index.js';
+import { caseArbitrary, type GeneratedCase } from '../../../packages/engine/test/support/engine-harness.js';
+import {
+  type ReferenceAnswer,
+  referenceSolve,
+  referenceSquareName,
+} from '../../../packages/engine/test/support/reference-bfs.js';
 import type { EngineApi, Prepared } from '../../../src/graphql/engine-api.js';
-import { caseArbitrary, type GeneratedCase } from '../../support/engine-harness.js';
-import { type ReferenceAnswer, referenceSolve, referenceSquareName } from '../../support/reference-bfs.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 const FIELDS = 'key distance reachable cached layers { squares }';

@@ -1,0 +1,47 @@
+/**
+ * chess-paths engine: all shortest paths of chess pieces by Westcott's bitboard flood fill.
+ * Pure computation, no I/O; the package's one entry point (`@chess-paths/engine`), which the
+ * service and its viewer import too.
+ */
+
+export { canonicalBetza, type FairyPiece, type FairyRay, ORTHODOX_BETZA, readBetza } from './betza.js';
+export { countBits, formatBitboard, parseBitboard, WordSquareSet } from './bitset.js';
+export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board.js';
+export {
+  type DiagramSpec,
+  diagramSpecOf,
+  type OverlaySource,
+  renderAscii,
+  renderDiagram,
+  renderSvg,
+} from './diagram.js';
+export { fairyMark, pieceGlyph } from './diagram-pieces.js';
+export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
+export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';
+export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
+export { type Game, type GameJourney, type GamePly, journeyRoute, playGame, readGame } from './game.js';
+export {
+  checkPacked,
+  decodeLayers,
+  encodeLayers,
+  layerCount,
+  type PackedLayers,
+  packedBytes,
+  packLayers,
+} from './packed.js';
+export { encodePathCursor } from './paths.js';
+export { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
+export { attackedSquares, positionQuery } from './position.js';
+export { Prepared, prepareCanonical, prepareQuery } from './query.js';
+export { useSha256 } from './sha256.js';
+export { Solution } from './solution.js';
+export {
+  restoreResult,
+  type SolveOptions,
+  solutionFromPacked,
+  solve,
+  solveBatch,
+  solvePrepared,
+} from './solve.js';
+export { fileName, parseSquare, squareIndexOrMinus1, squareName } from './squares.js';
+export * from './types.js';
