@@ -12,6 +12,22 @@ const layers = ['store', 'graphql', 'http'];
 /** The engine package's source. */
 const engine = '^packages/engine/src/';
 
+/**
+ * The GraphQL layer's folders, each with the folders it may import besides itself: they point one
+ * way, so no two import each other, and none imports the layer's door (src/graphql/gateway.ts).
+ * work (engine work: pool, tasks, dispatch, engine budget, admission) <- caching, limits (the rules)
+ * <- request (context, loader, questions) <- schema (schema, resolvers) <- apollo (the server, its
+ * plugins, which apply the limits' rules) <- gateway.ts.
+ */
+const graphqlFolders = {
+  work: [],
+  caching: ['work'],
+  limits: ['work'],
+  request: ['work', 'caching', 'limits'],
+  schema: ['work', 'caching', 'limits', 'request'],
+  apollo: ['work', 'caching', 'limits', 'request', 'schema'],
+};
+
 /** The command line, the top of the layers. */
 const cli = '^src/cli(\\.ts$|/)';
 
@@ -29,6 +45,13 @@ module.exports = {
       severity: 'error',
       from: { path: `^src/${layer}/` },
       to: { path: above(layer) },
+    })),
+    ...Object.entries(graphqlFolders).map(([folder, below]) => ({
+      name: `graphql-${folder}-points-down`,
+      comment: `src/graphql/${folder} may import, of the GraphQL layer, only ${below.length ? below.join(', ') : 'itself'}`,
+      severity: 'error',
+      from: { path: `^src/graphql/${folder}/` },
+      to: { path: '^src/graphql/', pathNot: `^src/graphql/(${[folder, ...below].join('|')})/` },
     })),
     {
       name: 'engine-is-pure',

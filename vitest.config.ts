@@ -9,9 +9,9 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'test/config.test.ts',
   'test/store/**/*.test.ts',
-  'test/graphql/cost.test.ts',
-  'test/graphql/cost-inputs.test.ts',
-  'test/graphql/cache-writer.test.ts',
+  'test/graphql/limits/cost.test.ts',
+  'test/graphql/limits/cost-inputs.test.ts',
+  'test/graphql/caching/cache-writer.test.ts',
   'test/graphql/work/dispatch.test.ts',
   'test/graphql/work/pictures.test.ts',
 ];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Generates the resolver types from schema.graphql into src/graphql/generated/resolvers.ts (gitignored).
+ * Generates the resolver types from schema.graphql into src/graphql/schema/generated/resolvers.ts
+ * (gitignored).
  *
  * The codegen CLI cannot be installed here (one of its transitive dependencies is missing from the
  * registry), so this script calls `codegen()` from @graphql-codegen/core directly with the two
@@ -18,7 +19,7 @@ import { buildSchema, parse, printSchema } from 'graphql';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const schemaFile = resolve(root, 'schema.graphql');
-const outFile = resolve(root, 'src/graphql/generated/resolvers.ts');
+const outFile = resolve(root, 'src/graphql/schema/generated/resolvers.ts');
 
 const sdl = await readFile(schemaFile, 'utf8');
 const schema = buildSchema(sdl);
@@ -27,7 +28,7 @@ const config = {
   useTypeImports: true,
   enumsAsTypes: true,
   avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
-  contextType: '../context.js#Context',
+  contextType: '../../request/context.js#Context',
   mappers: {
     PathResult: '@chess-paths/engine#PathResult as PathResultModel',
     SquareSet: '@chess-paths/engine#SquareSet as SquareSetModel',
@@ -36,7 +37,7 @@ const config = {
     Overlay: '@chess-paths/engine#PathResult as OverlayModel',
     Position: '@chess-paths/engine#ParsedPosition as PositionModel',
     PlacedPiece: '@chess-paths/engine#PlacedPiece as PlacedPieceModel',
-    Analysis: '../../store/types.js#AnalysisRecord as AnalysisModel',
+    Analysis: '../../../store/types.js#AnalysisRecord as AnalysisModel',
     AnalysisConnection: '../models.js#AnalysisConnectionModel',
     SavedAnalysis: '../models.js#SavedAnalysisModel',
     Game: '@chess-paths/engine#Game as GameModel',

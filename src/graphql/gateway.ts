@@ -6,9 +6,9 @@
  * idempotent) stays in this layer.
  */
 import type { ApolloServer, GraphQLResponse, HTTPGraphQLRequest, HTTPGraphQLResponse } from '@apollo/server';
-import { type Context, createContext, endRequest, persistFresh, releasePlace } from './context.js';
-import { replayable } from './replay.js';
-import type { Services } from './services.js';
+import { replayable } from './caching/replay.js';
+import { type Context, createContext, endRequest, persistFresh, releasePlace } from './request/context.js';
+import type { Services } from './request/services.js';
 
 /** One request's passage through the GraphQL layer. */
 export interface GraphqlExchange {

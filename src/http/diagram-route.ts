@@ -30,7 +30,7 @@ import {
 import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
-import { checkBetza, checkBoard, checkFen, LimitError } from '../graphql/limits.js';
+import { checkBetza, checkBoard, checkFen, LimitError } from '../graphql/limits/limits.js';
 import { clientAddress } from './client-address.js';
 import { matchesIfNoneMatch } from './graphql-route.js';
 import { streamText } from './large-text.js';

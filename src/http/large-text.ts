@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { nextTurn } from '../graphql/turns.js';
+import { nextTurn } from '../graphql/work/turns.js';
 
 /** Characters from which a text is encoded in pieces. */
 export const LARGE_TEXT = 1 << 20;

@@ -7,7 +7,7 @@
  * responses are kept here by the exact request text (the `Accept` header, which chooses the
  * response's content type, and the raw body: document, variables and operation name), and sent
  * again without parsing or executing anything. Which responses qualify is one rule, in
- * `src/graphql/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
+ * `src/graphql/caching/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
  */
 import { LRUCache } from 'lru-cache';
 

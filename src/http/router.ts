@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
-import { GRAPHQL_PATH } from '../graphql/apollo.js';
+import { GRAPHQL_PATH } from '../graphql/apollo/server.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
 import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';

@@ -1,6 +1,6 @@
 /**
  * Access to saved analyses: only the edit token returned by `saveAnalysis` changes or deletes
- * its analysis. test/graphql/resolvers/analyses.test.ts checks that an update with an empty, a wrong or
+ * its analysis. test/graphql/schema/resolvers/analyses.test.ts checks that an update with an empty, a wrong or
  * another analysis's token is FORBIDDEN and leaves the title alone, and that a delete with a
  * wrong token is FORBIDDEN. Added here:
  *

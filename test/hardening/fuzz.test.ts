@@ -48,7 +48,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'chess-paths-fuzz-'));
   server = await startChildServer({
     // Mutation rate limiting off: the round-trip property needs its saves to succeed (429s are
-    // 4xx answers anyway; the limiter has its own tests in test/graphql/rate-limit.test.ts).
+    // 4xx answers anyway; the limiter has its own tests in test/graphql/apollo/rate-limit-plugin.test.ts).
     env: {
       DATABASE_URL: `file:${join(dir, 'fuzz.db')}`,
       LOG_LEVEL: 'warn',

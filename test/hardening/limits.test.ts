@@ -1,6 +1,6 @@
 /**
- * Every limit at its shipped default, at the limit and one past it, where test/graphql/errors.test.ts
- * (which checks each limit on a server with tiny values) and test/graphql/resolvers/analyses.test.ts leave a
+ * Every limit at its shipped default, at the limit and one past it, where test/graphql/request/errors.test.ts
+ * (which checks each limit on a server with tiny values) and test/graphql/schema/resolvers/analyses.test.ts leave a
  * side untested:
  *
  * - graphql-armor at the defaults: depth 10, aliases 30, cost 50,000, directives 50, and

@@ -1,6 +1,6 @@
 /**
  * The status of a request GraphQL could not execute, by the media type of the answer
- * (`src/graphql/request-error-status.ts`, seen through the route on a real server): a document
+ * (`src/graphql/apollo/request-error-status.ts`, seen through the route on a real server): a document
  * that does not parse or validate (the shape limits included), an operation that cannot be picked
  * or variables that do not coerce are 200 as `application/json` (also with no Accept, or `*` for
  * any type) and 400 as `application/graphql-response+json`. When Accept allows both, the media type
@@ -10,7 +10,7 @@
  * GET 405.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerMediaType } from '../../src/graphql/request-error-status.js';
+import { answerMediaType } from '../../src/graphql/apollo/request-error-status.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const JSON_TYPE = 'application/json';

@@ -17,8 +17,8 @@
  * user's bad input found by the worker (a cursor). Tasks are never aborted through piscina: that
  * ends the worker thread itself, losing the items it finished and costing a new thread.
  */
-import type { EngineBudget } from '../engine-budget.js';
-import { EngineBudgetError } from '../engine-budget.js';
+import type { EngineBudget } from './engine-budget.js';
+import { EngineBudgetError } from './engine-budget.js';
 import { type EnginePool, OverloadedError } from './pool.js';
 import { errorOf, isItemError, runTask, type Task, type TaskAnswer } from './tasks.js';
 
@@ -26,6 +26,9 @@ import { errorOf, isItemError, runTask, type Task, type TaskAnswer } from './tas
 export const INLINE_WEIGHT = 1024;
 /** Weight of one pool task (several items). */
 export const TASK_WEIGHT = 32_768;
+
+/** Work units of one half-move played (chess.js: about 0.2 ms, some 1,500 squares of fill). */
+export const PLY_WEIGHT = 1500;
 
 type Kind = Task['kind'];
 type ItemOf<K extends Kind> = Extract<Task, { kind: K }>['items'][number];

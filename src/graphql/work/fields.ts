@@ -11,8 +11,8 @@
 
 import type { PathResult } from '@chess-paths/engine';
 import DataLoader from 'dataloader';
-import type { EngineBudget } from '../engine-budget.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from './dispatch.js';
+import type { EngineBudget } from './engine-budget.js';
 import { packedOf, problemWireOf } from './handles.js';
 import { type SvgOptions, svgOptionsKey } from './pictures.js';
 import type { LazyField } from './tasks.js';

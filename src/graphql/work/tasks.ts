@@ -8,7 +8,7 @@
  * Nothing crosses as an object graph.
  *
  * A task is a list of items. Between items, `runTask` reads the request's engine account, shared
- * with the main thread through a SharedArrayBuffer (`../engine-budget.ts`), and stops once it is spent, so
+ * with the main thread through a SharedArrayBuffer (`engine-budget.ts`), and stops once it is spent, so
  * a request over ENGINE_BUDGET_MS stops its running tasks within one item, wherever they run;
  * the time of each item is added to that account as it finishes.
  */

@@ -26,8 +26,8 @@ import { Piscina } from 'piscina';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mazeQuery as maze } from '../../../packages/engine/test/support/maze.js';
 import { checkWellFormedXml } from '../../../packages/engine/test/support/xml.js';
-import { EngineBudget, EngineBudgetError } from '../../../src/graphql/engine-budget.js';
 import { INLINE_WEIGHT, TASK_WEIGHT, WorkDispatcher } from '../../../src/graphql/work/dispatch.js';
+import { EngineBudget, EngineBudgetError } from '../../../src/graphql/work/engine-budget.js';
 import { fieldWeight } from '../../../src/graphql/work/fields.js';
 import { EnginePool, OverloadedError } from '../../../src/graphql/work/pool.js';
 import {

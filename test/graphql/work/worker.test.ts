@@ -15,7 +15,7 @@ import {
   referenceSolve,
   referenceSquareName,
 } from '../../../packages/engine/test/support/reference-bfs.js';
-import type { EngineApi, Prepared } from '../../../src/graphql/engine-api.js';
+import type { EngineApi, Prepared } from '../../../src/graphql/work/engine-api.js';
 import { startTestServer, type TestServer } from '../../support/test-server.js';
 
 const FIELDS = 'key distance reachable cached layers { squares }';

@@ -1,0 +1,375 @@
+/**
+ * The cost of the operation that will run, and an estimate of its engine work, computed in
+ * Apollo's `didResolveOperation`: there the document is parsed and validated, the operation chosen
+ * and the request's variables are known, and nothing has executed yet. A validation rule (how
+ * graphql-armor's costLimit runs) never sees variables, so `paths(first: $n)` with `$n = 1000`
+ * was costed as `first: 1` and lists passed as arguments were not counted at all.
+ *
+ * COST (MAX_COST) is graphql-armor's model with its defaults, kept exactly for literal arguments:
+ * a leaf field costs 1; a field with a selection, or an inline fragment, costs
+ * (2 + 1.5 x the sum of its children) x m; a fragment spread costs 1 + 1.5 x (2 + 1.5 x the sum
+ * of the fragment's children); the operation costs the sum of its root fields; `__schema` costs 0
+ * (armor's ignoreIntrospection); directives are not looked at (skipped fields still count).
+ * The multiplier m (armor: the literal `first`/`last` only) is here:
+ * - `first`/`last` of any field: the literal, else the variable's value, else the variable's
+ *   default, and when missing or null the argument's schema default (`paths` 10, `analyses` 20);
+ * - `shortestPathsBatch(queries:)`: the number of queries, literal or from variables;
+ * - `Analysis.results`: the number of queries of the input when the analysis comes from
+ *   `saveAnalysis` / `updateAnalysis(input: { queries })`, else MAX_BATCH_SIZE (stored queries
+ *   are unknown before execution: an upper bound).
+ * m is at least 1 (as in armor) and at most MAX_PAGE_SIZE for pages, MAX_BATCH_SIZE for lists:
+ * larger values are refused by the resolvers before any work, with an error naming that limit.
+ * So literal documents cost what armor said, except a missing `first` (now its default) and
+ * lists (now counted); e.g. the seed example costs 14, a batch of 500 asking
+ * `distance layers { squares }` 4,375.
+ *
+ * WORK (admission control) is in board squares, roughly engine time (a square of flood fill):
+ *   work = sum over path questions of squares(question) x (1 + units of the fields selected beneath)
+ * - questions: `shortestPaths` 1; `shortestPathsBatch` one per query; `Position.paths` one on the
+ *   position's board; `Analysis.results` the input's queries after a save or update with queries,
+ *   else MAX_BATCH_SIZE unknown ones; all multiplied by the m of the fields above (`analyses(first)`)
+ *   and repeated per alias;
+ * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
+ *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE, times the mover's
+ *   weight (`cost-inputs.ts`: 1 for an orthodox piece, about a fairy piece's rays over a queen's);
+ *   a fairy question adds BETZA_READ_WORK once, for reading its text (not times the fields below);
+ * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
+ *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }` and every `bitboard` / `squares`
+ *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
+ *   a few elements a square); `paths` its page size (first, default
+ *   10); `Position.paths(avoidAttacked: true)` 1;
+ * - a picture of a position (`overlay { svg }` under a question with a FEN or `Position.paths`)
+ *   adds `cost-inputs.ts`'s piece units: 64 squares of work a piece drawn, over the board;
+ * - `game(pgn)` adds its half-moves (counted in its text, at most MAX_PLIES) x PLY_WEIGHT, its
+ *   `plies` list counts that many and `journeys` 64, `Journey.route` is a question on 8 x 8;
+ * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
+ * A request is heavy when work > HEAVY_WORK.
+ */
+import type {
+  DocumentNode,
+  FieldNode,
+  FragmentDefinitionNode,
+  GraphQLSchema,
+  SelectionNode,
+  SelectionSetNode,
+} from 'graphql';
+import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
+import type { Limits } from '../../config.js';
+import { PLY_WEIGHT } from '../work/dispatch.js';
+import { BETZA_READ_WORK, GAME_PIECE_UNITS, MAX_PIECES, moverWeight, pieceUnits, pliesIn } from './cost-inputs.js';
+
+/** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
+export const OBJECT_COST = 2;
+export const SCALAR_COST = 1;
+export const DEPTH_COST_FACTOR = 1.5;
+
+/** Squares of a question without a board: the engine's default 8 x 8. */
+export const DEFAULT_BOARD_SQUARES = 64;
+
+/**
+ * Work above which a request is heavy: 65,536 squares, the size of one engine call of the loader
+ * (SQUARES_PER_CALL in loader.ts, about 10 ms of the slowest kind of solve). Chosen between the
+ * light requests (seed example 192, 36 8 x 8 questions with `distance layers { squares }` 4,608,
+ * even all 500 of a batch 64,000, `{ __typename }` 0, saving 5 queries with results 640) and the
+ * heavy ones (500 64 x 64 questions 2,048,000, `paths(first: 1000)` on 64 x 64 4,100,096, a read
+ * of any stored analysis's results 2,048,000, `analyses(first: 1000)` with results ~2 x 10^9).
+ */
+export const HEAVY_WORK = 65_536;
+
+/** Cost (compared with MAX_COST) and estimated engine work (compared with HEAVY_WORK) of one operation. */
+export interface OperationCost {
+  cost: number;
+  work: number;
+}
+
+/** What `operationCost` needs: the operation is picked from the document as graphql-js would. */
+export interface OperationCostArgs {
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  operationName?: string | null;
+  variables?: Readonly<Record<string, unknown>> | null;
+  limits: Limits;
+}
+
+/** Work units per question of the lazy fields, by `Type.field`. */
+const UNITS: Record<string, number> = {
+  'PathResult.pathCount': 1,
+  'PathResult.path': 1,
+  'PathResult.distances': 1,
+  'PathResult.squares': 1,
+  'Overlay.ascii': 1,
+  'Overlay.svg': 4,
+  'Overlay.asciiLines': 1,
+  'SquareSet.bitboard': 1,
+  'SquareSet.squares': 1,
+};
+
+/** A schema type seen by shape only (Apollo and this module may load two copies of graphql). */
+interface SchemaType {
+  name?: string;
+  ofType?: SchemaType;
+  getFields?: () => Record<string, { type: unknown; args: readonly { name: string; defaultValue: unknown }[] }>;
+}
+
+/** Path questions an `Analysis.results` below stands for (how many, their squares in all), and the squares of the enclosing `position`'s board. */
+interface Scope {
+  count: number;
+  squares: number;
+  board: number;
+  /** Half-moves of the enclosing game (an estimate from its text, at most MAX_PLIES). */
+  plies: number;
+  /** Work units a question's SVG adds for the pieces of its position (FEN), per board square. */
+  pieceUnits: number;
+}
+
+/** A selection's cost, work, and work units per question (those only count beneath a path result). */
+interface Tally {
+  cost: number;
+  work: number;
+  units: number;
+}
+
+/** One walk over an operation; fragment tallies memoised per scope (`active`: fragments being walked). */
+interface Walk {
+  schema: GraphQLSchema;
+  limits: Limits;
+  variables: Record<string, unknown>;
+  fragments: Map<string, FragmentDefinitionNode>;
+  memo: Map<string, Tally>;
+  active: Set<string>;
+}
+
+/** Computes the cost and work of the operation of `document` that will run (0 and 0 if none). */
+export function operationCost(args: OperationCostArgs): OperationCost {
+  const { schema, document, limits } = args;
+  const operation = getOperationAST(document, args.operationName ?? undefined);
+  if (!operation) return { cost: 0, work: 0 };
+  const variables: Record<string, unknown> = Object.create(null);
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (args.variables && Object.hasOwn(args.variables, name)) variables[name] = args.variables[name];
+    else if (definition.defaultValue) variables[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const root =
+    operation.operation === 'query'
+      ? schema.getQueryType()
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
+  const walk: Walk = { schema, limits, variables, fragments, memo: new Map(), active: new Set() };
+  const unknown = unknownSquares(limits);
+  const scope: Scope = {
+    count: limits.maxBatchSize,
+    squares: limits.maxBatchSize * unknown,
+    board: DEFAULT_BOARD_SQUARES,
+    plies: limits.maxPlies,
+    pieceUnits: 0,
+  };
+  const { cost, work } = selections(
+    operation.selectionSet,
+    (root ?? undefined) as SchemaType | undefined,
+    scope,
+    walk,
+    1,
+  );
+  return { cost, work };
+}
+
+function selections(
+  set: SelectionSetNode,
+  parent: SchemaType | undefined,
+  scope: Scope,
+  walk: Walk,
+  factor: number,
+): Tally {
+  const sum: Tally = { cost: 0, work: 0, units: 0 };
+  for (const node of set.selections) {
+    const t = selection(node, parent, scope, walk);
+    sum.cost += factor * t.cost;
+    sum.work += t.work;
+    sum.units += t.units;
+  }
+  return sum;
+}
+
+function selection(node: SelectionNode, parent: SchemaType | undefined, scope: Scope, walk: Walk): Tally {
+  if (node.kind === Kind.FIELD) return field(node, parent, scope, walk);
+  if (node.kind === Kind.INLINE_FRAGMENT) {
+    const type = node.typeCondition ? typeNamed(walk, node.typeCondition.name.value) : parent;
+    const inner = selections(node.selectionSet, type, scope, walk, DEPTH_COST_FACTOR);
+    return { ...inner, cost: OBJECT_COST + inner.cost };
+  }
+  // A fragment spread: its definition's tally is the same wherever it is spread in one scope.
+  const name = node.name.value;
+  const fragment = walk.fragments.get(name);
+  if (!fragment || walk.active.has(name)) return { cost: SCALAR_COST, work: 0, units: 0 };
+  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}|${scope.pieceUnits}`;
+  let t = walk.memo.get(key);
+  if (!t) {
+    walk.active.add(name);
+    const inner = selections(
+      fragment.selectionSet,
+      typeNamed(walk, fragment.typeCondition.name.value),
+      scope,
+      walk,
+      DEPTH_COST_FACTOR,
+    );
+    walk.active.delete(name);
+    t = { ...inner, cost: OBJECT_COST + inner.cost };
+    walk.memo.set(key, t);
+  }
+  return { ...t, cost: SCALAR_COST + DEPTH_COST_FACTOR * t.cost };
+}
+
+function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, walk: Walk): Tally {
+  const name = node.name.value;
+  if (name === '__schema') return { cost: 0, work: 0, units: 0 };
+  const key = `${parent?.name}.${name}`;
+  if (!node.selectionSet) {
+    const pieces = key === 'Overlay.svg' ? scope.pieceUnits : 0;
+    return { cost: SCALAR_COST, work: 0, units: (UNITS[key] ?? 0) + pieces };
+  }
+  const { limits } = walk;
+  const definition = parent?.getFields?.()[name];
+  const type = namedType(definition?.type);
+  let m = pageSize(node, definition?.args ?? [], walk);
+  let squares = unknownSquares(limits); // of the questions, if this field returns path results
+  let extraUnits = 0;
+  let prepared = 0;
+  let inner = scope;
+  switch (key) {
+    case 'Query.shortestPaths': {
+      const query = argument(node, 'query', walk);
+      squares = querySquares(query, limits) * moverWeight(query);
+      prepared = betzaReadWork(query);
+      inner = { ...scope, pieceUnits: pieceUnits(query, querySquares(query, limits)) };
+      break;
+    }
+    case 'Query.shortestPathsBatch': {
+      const queries = batch(argument(node, 'queries', walk), limits);
+      m = Math.max(queries.length, 1);
+      squares = queries.reduce((n: number, q) => n + querySquares(q, limits) * moverWeight(q), 0);
+      prepared = queries.reduce((n: number, q) => n + betzaReadWork(q), 0);
+      inner = { ...scope, pieceUnits: Math.max(0, ...queries.map((q) => pieceUnits(q, querySquares(q, limits)))) };
+      break;
+    }
+    case 'Query.position': {
+      const board = boardSquares(argument(node, 'board', walk), limits);
+      inner = { ...scope, board, pieceUnits: pieceUnits({ fen: argument(node, 'fen', walk) }, board) };
+      break;
+    }
+    case 'Position.paths':
+      squares = scope.board;
+      if (argument(node, 'avoidAttacked', walk) === true) extraUnits = 1;
+      break;
+    case 'Query.game': {
+      // Reading the game: its half-moves played, then positions of 8 x 8 below it.
+      const plies = pliesIn(argument(node, 'pgn', walk), limits);
+      prepared = plies * PLY_WEIGHT;
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies, pieceUnits: GAME_PIECE_UNITS };
+      break;
+    }
+    case 'Analysis.game':
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies: limits.maxPlies, pieceUnits: GAME_PIECE_UNITS };
+      break;
+    case 'Game.plies':
+      m = Math.max(scope.plies, 1);
+      break;
+    case 'Game.journeys':
+      m = MAX_PIECES;
+      break;
+    case 'Journey.route':
+      squares = DEFAULT_BOARD_SQUARES;
+      break;
+    case 'Mutation.saveAnalysis':
+    case 'Mutation.updateAnalysis': {
+      const input = argument(node, 'input', walk);
+      const given = input !== null && typeof input === 'object' ? (input as { queries?: unknown }).queries : undefined;
+      if (given !== undefined) {
+        const queries = batch(given, limits);
+        prepared = queries.reduce((n: number, q) => n + querySquares(q, limits), 0);
+        inner = { ...scope, count: queries.length, squares: prepared };
+      }
+      break;
+    }
+    case 'Analysis.results':
+      m = Math.max(Math.min(scope.count, limits.maxBatchSize), 1);
+      squares = scope.squares;
+      break;
+  }
+  const below = selections(node.selectionSet, type, inner, walk, DEPTH_COST_FACTOR);
+  const cost = (OBJECT_COST + below.cost) * m;
+  if (type?.name === 'PathResult') return { cost, work: prepared + squares * (1 + extraUnits + below.units), units: 0 };
+  if (key === 'PathResult.paths') return { cost, work: below.work, units: m + below.units };
+  return { cost, work: prepared + below.work * m, units: (UNITS[key] ?? 0) + below.units };
+}
+
+/**
+ * armor's multiplier, extended: the first `first`/`last` argument given (literal, variable, or the
+ * variable's default), else the field's `first`/`last` schema default; clamped to 1..MAX_PAGE_SIZE.
+ */
+function pageSize(node: FieldNode, args: readonly { name: string; defaultValue: unknown }[], walk: Walk): number {
+  const given = node.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'last');
+  const name = given?.name.value ?? args.find((a) => a.name === 'first' || a.name === 'last')?.name;
+  if (name === undefined) return 1;
+  let value = given ? valueFromASTUntyped(given.value, walk.variables) : undefined;
+  if (value == null) value = args.find((a) => a.name === name)?.defaultValue;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 1;
+  return Math.min(Math.max(Math.trunc(value), 1), walk.limits.maxPageSize);
+}
+
+/** An argument's value with the variables in place (undefined when absent). */
+function argument(node: FieldNode, name: string, walk: Walk): unknown {
+  const arg = node.arguments?.find((a) => a.name.value === name);
+  return arg ? valueFromASTUntyped(arg.value, walk.variables) : undefined;
+}
+
+/** A list argument as graphql-js coerces it (a single value is a list of one), cut at MAX_BATCH_SIZE. */
+function batch(value: unknown, limits: Limits): unknown[] {
+  const list = Array.isArray(value) ? value : value == null ? [] : [value];
+  return list.length > limits.maxBatchSize ? list.slice(0, limits.maxBatchSize) : list;
+}
+
+/** The work of reading a question's Betza text: BETZA_READ_WORK for a fairy question, else 0. */
+function betzaReadWork(query: unknown): number {
+  return query !== null && typeof query === 'object' && (query as { betza?: unknown }).betza != null
+    ? BETZA_READ_WORK
+    : 0;
+}
+
+/** Squares of a `PathQuery` value (MAX_BOARD_SIDE^2 if it is not an object). */
+function querySquares(query: unknown, limits: Limits): number {
+  return query !== null && typeof query === 'object'
+    ? boardSquares((query as { board?: unknown }).board, limits)
+    : unknownSquares(limits);
+}
+
+/** files x ranks of a `BoardInput` value: 64 when absent, each side clamped to 1..MAX_BOARD_SIDE. */
+function boardSquares(board: unknown, limits: Limits): number {
+  if (board == null) return DEFAULT_BOARD_SQUARES;
+  if (typeof board !== 'object') return unknownSquares(limits);
+  const side = (n: unknown) =>
+    typeof n === 'number' && Number.isFinite(n)
+      ? Math.min(Math.max(Math.trunc(n), 1), limits.maxBoardSide)
+      : limits.maxBoardSide;
+  const { files, ranks } = board as { files?: unknown; ranks?: unknown };
+  return side(files) * side(ranks);
+}
+
+function unknownSquares(limits: Limits): number {
+  return limits.maxBoardSide * limits.maxBoardSide;
+}
+
+function namedType(type: unknown): SchemaType | undefined {
+  let t = type as SchemaType | undefined;
+  while (t?.ofType) t = t.ofType;
+  return t;
+}
+
+function typeNamed(walk: Walk, name: string): SchemaType | undefined {
+  return (walk.schema.getType(name) ?? undefined) as SchemaType | undefined;
+}

@@ -1,0 +1,99 @@
+/**
+ * The contract's custom scalars. `Square` and `Bitboard` only check that a value is a string of
+ * sane length: whether a name is on the board or a bitboard fits it depends on the board argument,
+ * so the engine decides and reports it with the full argument path (`query.from[1]: "z9" is not a
+ * square on an 8 x 8 board`), the same way for literals and variables. `BigInt` is written as a
+ * decimal string (JSON numbers lose precision past 2^53). `DateTime` reuses graphql-scalars'
+ * ISO-8601 scalar under the contract's name.
+ */
+
+import { previewValue } from '@chess-paths/engine';
+import { GraphQLError, GraphQLScalarType, Kind, print, type ValueNode } from 'graphql';
+import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { ErrorCode } from '../../errors.js';
+
+/** A scalar value of the wrong kind; reported as `BAD_USER_INPUT` even when it is a literal. */
+export class ScalarInputError extends GraphQLError {
+  constructor(message: string) {
+    super(message, { extensions: { code: ErrorCode.BadUserInput } });
+  }
+}
+
+/** Longest square name accepted (the engine's largest board has names like `iv256`). */
+const MAX_SQUARE_LENGTH = 16;
+/** Longest bitboard text: `0x` and one digit per 4 squares of a 256 x 256 board. */
+const MAX_BITBOARD_LENGTH = 2 + (256 * 256) / 4;
+
+/** A scalar value as its error message shows it. */
+const preview = (value: unknown): string => previewValue(value, 40);
+
+function stringScalar(name: string, maxLength: number, what: string) {
+  const check = (value: unknown): string => {
+    if (typeof value !== 'string')
+      throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(value)}`);
+    if (value.length > maxLength) {
+      throw new ScalarInputError(`${name} ${preview(value)} is longer than ${maxLength} characters`);
+    }
+    return value;
+  };
+  return {
+    // Output comes from the engine: strings by construction, so serialising is the identity.
+    serialize: (value: unknown) => (typeof value === 'string' ? value : check(value)),
+    parseValue: (value: unknown) => check(value),
+    parseLiteral: (ast: ValueNode) => {
+      if (ast.kind !== Kind.STRING)
+        throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
+      return check(ast.value);
+    },
+  };
+}
+
+/** Square name, e.g. `e4`; validated against the board by the engine. */
+export const SquareScalar = new GraphQLScalarType({
+  name: 'Square',
+  description: 'Square name: file letters then 1-based rank, e.g. e4, aa27.',
+  ...stringScalar('Square', MAX_SQUARE_LENGTH, 'a square name such as "e4"'),
+});
+
+/** Square set as `0x` + hex digits; validated against the board by the engine. */
+export const BitboardScalar = new GraphQLScalarType({
+  name: 'Bitboard',
+  description: 'Square set as text: 0x + ceil(files*ranks/4) hex digits, bit i = square i (a1 = bit 0).',
+  ...stringScalar('Bitboard', MAX_BITBOARD_LENGTH, 'a bitboard such as "0x0000000010000000"'),
+});
+
+function toBigInt(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^\d{1,1000}$/.test(value)) return BigInt(value);
+  throw new ScalarInputError(`BigInt must be a non-negative integer as a decimal string, got ${preview(value)}`);
+}
+
+/** Arbitrary-size non-negative integer, written as a decimal string. */
+export const BigIntScalar = new GraphQLScalarType({
+  name: 'BigInt',
+  description: 'Non-negative integer of any size, as a decimal string.',
+  serialize: (value) => toBigInt(value).toString(),
+  parseValue: (value) => toBigInt(value),
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING && ast.kind !== Kind.INT) {
+      throw new ScalarInputError(`BigInt must be a decimal string, got ${preview(print(ast))}`);
+    }
+    return toBigInt(ast.value);
+  },
+});
+
+/** ISO-8601 date-time (graphql-scalars' DateTimeISO under the contract's name). */
+export const DateTimeScalar = new GraphQLScalarType({
+  ...GraphQLDateTimeISO.toConfig(),
+  name: 'DateTime',
+  description: 'ISO-8601 date-time string.',
+});
+
+/** The scalar implementations by schema name, for the resolver map. */
+export const scalarResolvers = {
+  Square: SquareScalar,
+  Bitboard: BitboardScalar,
+  BigInt: BigIntScalar,
+  DateTime: DateTimeScalar,
+};

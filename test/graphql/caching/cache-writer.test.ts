@@ -1,0 +1,107 @@
+/**
+ * The background cache writer: one write at a time, results arriving meanwhile coalesced into the
+ * next write, the queue bounded (oldest dropped and counted), failures logged, `idle()` waiting
+ * for everything.
+ */
+
+import { type PathResult, solve } from '@chess-paths/engine';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { CacheWriter } from '../../../src/graphql/caching/cache-writer.js';
+import { createMetrics } from '../../../src/observability/metrics.js';
+import type { Store, StoredResult } from '../../../src/store/types.js';
+import { sumMetric } from '../../support/test-server.js';
+
+/** Target square of each result written, by key. */
+const names = new Map<string, string>();
+const result = (to: string): PathResult => {
+  const solved = solve({ piece: 'KING', from: ['a1'], to: [to] });
+  names.set(solved.key, to);
+  return solved;
+};
+
+/**
+ * A store whose writes record the targets they hold (and how many run at once). `writing`
+ * resolves once a write has begun; with `hold`, writes do not end before `finish()`.
+ */
+function storeDouble(fail = false, hold = false) {
+  const writes: string[][] = [];
+  let begun: () => void = () => {};
+  const writing = new Promise<void>((resolve) => {
+    begun = resolve;
+  });
+  let finish: () => void = () => {};
+  const finished = hold
+    ? new Promise<void>((resolve) => {
+        finish = resolve;
+      })
+    : Promise.resolve();
+  /** Writes running now, and the most at once. */
+  const running = { now: 0, most: 0 };
+  const store = {
+    cache: {
+      getMany: async () => [],
+      async putMany(rows: readonly StoredResult[]) {
+        running.most = Math.max(running.most, ++running.now);
+        begun();
+        await finished;
+        running.now--;
+        if (fail) throw new Error('disk full');
+        writes.push(rows.map((row) => names.get(row.key) as string));
+      },
+    },
+  } as unknown as Store;
+  return { store, writes, writing, finish, running };
+}
+
+describe('CacheWriter', () => {
+  it('writes one batch at a time and coalesces what arrives meanwhile', async () => {
+    const { store, writes, writing, finish, running } = storeDouble(false, true);
+    const writer = new CacheWriter({
+      store: () => store,
+      metrics: createMetrics(),
+      logger: pino({ level: 'silent' }),
+      maxPending: 100,
+    });
+    writer.enqueue([result('b2')]);
+    await writing; // the first write is running
+    writer.enqueue([result('c3')]);
+    writer.enqueue([result('d4'), result('e5')]);
+    // The turn in which a second write would begin (a drain waits one), before the first ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    finish();
+    await writer.idle();
+    expect(writes).toEqual([['b2'], ['c3', 'd4', 'e5']]);
+    expect(running.most).toBe(1);
+  });
+
+  it('drops the oldest waiting results past the bound, and counts them', async () => {
+    const { store, writes } = storeDouble();
+    const metrics = createMetrics();
+    const writer = new CacheWriter({ store: () => store, metrics, logger: pino({ level: 'silent' }), maxPending: 2 });
+    writer.enqueue([result('b2'), result('c3'), result('d4')]);
+    await writer.idle();
+    expect(writes).toEqual([['c3', 'd4']]);
+    expect(
+      sumMetric(await metrics.registry.metrics(), 'chess_paths_cache_errors_total', { operation: 'dropped' }),
+    ).toBe(1);
+  });
+
+  it('logs and counts a failed write, and does nothing without a store', async () => {
+    const { store } = storeDouble(true);
+    const metrics = createMetrics();
+    const writer = new CacheWriter({ store: () => store, metrics, logger: pino({ level: 'silent' }), maxPending: 10 });
+    writer.enqueue([result('b2')]);
+    await writer.idle();
+    expect(sumMetric(await metrics.registry.metrics(), 'chess_paths_cache_errors_total', { operation: 'put' })).toBe(1);
+    const none = new CacheWriter({
+      store: () => undefined,
+      metrics,
+      logger: pino({ level: 'silent' }),
+      maxPending: 10,
+    });
+    none.enqueue([result('b2')]);
+    await none.idle();
+  });
+});
