@@ -245,6 +245,8 @@ describe.skipIf(skipBrowser('viewer game'))('viewer game mode in headless Chromi
     await page.fill('#analysis-title', 'Opera Game');
     await page.click('#save-analysis');
     await expect.poll(() => page.inputValue('#edit-token'), SHOWN).toMatch(/\S{16,}/);
+    // The list is read again after a save: leaving before it is answered would abort that read.
+    await expect.poll(() => page.locator('.open-analysis', { hasText: 'Opera Game' }).count(), SHOWN).toBe(1);
     await page.goto(`${t.url}/`, { waitUntil: 'load' });
     await expect.poll(() => page.locator('#answer-title').innerText(), SHOWN).toBe('Answer');
     await page.locator('.open-analysis', { hasText: 'Opera Game' }).click();

@@ -204,6 +204,8 @@ describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
     await page.fill('#analysis-title', 'Seed king');
     await page.click('#save-analysis');
     await expect.poll(() => page.inputValue('#edit-token'), SHOWN).toMatch(/\S{16,}/);
+    // The list is read again after a save: leaving before it is answered would abort that read.
+    await expect.poll(() => page.locator('.open-analysis', { hasText: 'Seed king' }).count(), SHOWN).toBe(1);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-saved.png`, fullPage: true });
     await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
     expect(await page.locator('#board button[data-step]').count()).toBe(0);
