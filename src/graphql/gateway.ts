@@ -71,6 +71,8 @@ export class GraphqlGateway {
       },
       executeOperation: async (operation) => {
         const operationContext = createContext(services, clientAddress);
+        // The door sends the values themselves (an SVG as it is), not JSON text.
+        operationContext.output.json = false;
         context = operationContext;
         if (over) endRequest(operationContext);
         try {

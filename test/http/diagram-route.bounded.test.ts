@@ -77,6 +77,32 @@ describe('GET /diagram.svg within the work limits', () => {
     }
   });
 
+  it('sends a picture whose own bound fits, though its JSON-escaped bound would not: the route sends SVG, not JSON', async () => {
+    const result = solve({ piece: 'KING', from: ['e4'], to: ['a1', 'h8'] });
+    const bound = Math.max(
+      ...[true, false].flatMap((path) =>
+        (['WHITE', 'BLACK'] as const).map((orientation) => svgLengthBound(result, { path, orientation })),
+      ),
+    );
+    // Under the bound plus its share, over the bound JSON-escaped (a tenth more) plus the same.
+    const limit = bound + 100;
+    expect(Math.ceil(bound * 1.1) + 4).toBeGreaterThan(limit);
+    const tight = await startTestServer({ database: false, env: { MAX_RESPONSE_BYTES: String(limit) } });
+    try {
+      const res = await diagram(tight, 'piece=KING&from=e4&to=a1,h8&path=true');
+      expect(res.status).toBe(200);
+      const svg = await res.text();
+      expect(svg.length).toBeLessThanOrEqual(bound);
+      // Over GraphQL the same picture goes out as JSON text, and is held at its escaped size.
+      const { body } = await tight.gql(
+        '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) { overlay { svg(path: true) } } }',
+      );
+      expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+    } finally {
+      await tight.close();
+    }
+  });
+
   it("holds each picture's share before drawing it: of two that do not fit together, the second is not drawn", async () => {
     const questions = ['{ piece: KING, from: ["e4"], to: ["a1"] }', '{ piece: KING, from: ["d4"], to: ["h8"] }'];
     const bound = Math.max(

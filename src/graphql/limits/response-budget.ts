@@ -50,6 +50,12 @@ export class OutputBudget {
   #turn: Promise<void> | undefined;
   #error: ResponseTooLargeError | undefined;
 
+  /**
+   * Whether the answer goes out as JSON text, where every `"` of a picture is escaped (true), or
+   * its values are sent as they are made, as a picture route sends its SVG (false).
+   */
+  json = true;
+
   /** `maxBytes` 0 means no limit. */
   constructor(readonly maxBytes: number) {}
 

@@ -31,10 +31,10 @@ function asciiLength(result: PathResult): number {
 
 /**
  * A picture's size in the answer: JSON escapes every `"` of an SVG (two an element), about a
- * tenth more than its characters; ASCII has no quotes.
+ * tenth more than its characters; ASCII has no quotes, and a picture route sends its SVG as it is.
  */
-function answerBytes(kind: 'ascii' | 'svg', characters: number): number {
-  return (kind === 'svg' ? Math.ceil(characters * 1.1) : characters) + 4;
+function answerBytes(ctx: Context, kind: 'ascii' | 'svg', characters: number): number {
+  return (kind === 'svg' && ctx.output.json ? Math.ceil(characters * 1.1) : characters) + 4;
 }
 
 /**
@@ -46,9 +46,9 @@ function picture(ctx: Context, result: PathResult, kind: 'ascii' | 'svg', option
   const plain = kind === 'ascii' || isPlainSvg(options);
   const drawn = kind === 'ascii' ? asciiDrawn : svgDrawn;
   const kept = plain ? drawn.get(result) : undefined;
-  if (kept !== undefined) return ctx.output.pass(kept, answerBytes(kind, kept.length));
+  if (kept !== undefined) return ctx.output.pass(kept, answerBytes(ctx, kind, kept.length));
   // Draw nothing that could not be sent.
-  const held = answerBytes(kind, kind === 'ascii' ? asciiLength(result) : svgLengthBound(result, options));
+  const held = answerBytes(ctx, kind, kind === 'ascii' ? asciiLength(result) : svgLengthBound(result, options));
   ctx.output.reserve(held);
   let drawing: string | Promise<string>;
   try {
@@ -67,7 +67,7 @@ function picture(ctx: Context, result: PathResult, kind: 'ascii' | 'svg', option
     ctx,
     drawing,
     (p) => p.length,
-    (p) => ctx.output.pass(p, answerBytes(kind, p.length)),
+    (p) => ctx.output.pass(p, answerBytes(ctx, kind, p.length)),
   );
 }
 
