@@ -46,3 +46,16 @@ export function watchPage(page: Page, origin: string): { foreign: string[]; page
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   return { foreign, pageErrors };
 }
+
+/** Everything a page must not do: other hosts, uncaught errors, console errors, failed or refused requests. */
+export function watchStrictly(page: Page, origin: string) {
+  const watched = { ...watchPage(page, origin), consoleErrors: [] as string[], failed: [] as string[] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') watched.consoleErrors.push(message.text());
+  });
+  page.on('requestfailed', (request) => watched.failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
+  });
+  return watched;
+}

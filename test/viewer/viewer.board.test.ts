@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileName, parseFen, pieceGlyph, solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
+import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const SHOTS = join(tmpdir(), 'chess-paths-viewer');
@@ -49,19 +49,6 @@ const square = (page: Page, name: string) => page.locator(`#board button[data-sq
 
 /** The moves of a path as `from-to` pairs. */
 const moves = (squares: readonly string[]) => squares.slice(1).map((to, i) => `${squares[i]}-${to}`);
-
-/** Everything a page must not do: other hosts, uncaught errors, console errors, failed or refused requests. */
-function watchStrictly(page: Page, origin: string) {
-  const watched = { ...watchPage(page, origin), consoleErrors: [] as string[], failed: [] as string[] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') watched.consoleErrors.push(message.text());
-  });
-  page.on('requestfailed', (request) => watched.failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
-  });
-  return watched;
-}
 
 /**
  * The coordinates on the board's edges in screen order (file letters left to right, rank numbers

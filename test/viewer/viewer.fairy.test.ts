@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
+import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const ARTIFACTS = 'test-artifacts';
@@ -43,19 +43,6 @@ const stepMarks = (page: Page) =>
         cells.map((c) => [(c as HTMLElement).dataset.square, Number((c as HTMLElement).dataset.step)]),
       ),
     );
-
-/** Everything a page must not do: other hosts, uncaught errors, console errors, failed or refused requests. */
-function watchStrictly(page: Page, origin: string) {
-  const watched = { ...watchPage(page, origin), consoleErrors: [] as string[], failed: [] as string[] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') watched.consoleErrors.push(message.text());
-  });
-  page.on('requestfailed', (request) => watched.failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
-  });
-  return watched;
-}
 
 describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Chromium', () => {
   let t: TestServer;

@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
+import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const ARTIFACTS = 'test-artifacts';
@@ -117,21 +117,12 @@ describe.skipIf(skipBrowser('viewer game'))('viewer game mode in headless Chromi
     const page = await browser.newPage({ viewport: { width, height } });
     // An action that cannot happen fails with what it waited for, not with the test's timeout.
     page.setDefaultTimeout(SHOWN.timeout);
-    const watched = watchPage(page, new URL(t.url).origin);
-    const consoleErrors: string[] = [];
-    const failed: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
-    });
-    page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
-    });
+    const watched = watchStrictly(page, new URL(t.url).origin);
     const clean = () => {
       expect(watched.foreign).toEqual([]);
       expect(watched.pageErrors).toEqual([]);
-      expect(consoleErrors).toEqual([]);
-      expect(failed).toEqual([]);
+      expect(watched.consoleErrors).toEqual([]);
+      expect(watched.failed).toEqual([]);
     };
     return { page, clean };
   }

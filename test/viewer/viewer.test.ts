@@ -14,7 +14,7 @@ import { solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkWellFormedXml } from '../../packages/engine/test/support/xml.js';
-import { launchChromium, skipBrowser, watchPage } from '../support/browser.js';
+import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const ARTIFACTS = 'test-artifacts';
@@ -46,19 +46,6 @@ const stepMarks = (page: Page) =>
 
 /** The seed's steps as the library says, square to step. */
 const seedSteps = () => Object.fromEntries(SEED.layers.flatMap((layer, k) => layer.squares.map((s) => [s, k])));
-
-/** Everything a page must not do: other hosts, uncaught errors, console errors, failed or refused requests. */
-function watchStrictly(page: Page, origin: string) {
-  const watched = { ...watchPage(page, origin), consoleErrors: [] as string[], failed: [] as string[] };
-  page.on('console', (message) => {
-    if (message.type() === 'error') watched.consoleErrors.push(message.text());
-  });
-  page.on('requestfailed', (request) => watched.failed.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
-  });
-  return watched;
-}
 
 describe.skipIf(skipBrowser('viewer'))('viewer in headless Chromium', () => {
   let t: TestServer;
