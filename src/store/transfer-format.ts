@@ -162,35 +162,12 @@ export function cachedResultLine(row: CachedResultRowData): CachedResultLine {
 }
 
 /** The columns an analysis line writes (what `Analysis` holds; `bytes` computed as a save does). */
-export interface AnalysisColumns {
-  id: string;
-  title: string;
-  notes: string | null;
-  fen: string | null;
-  pgn: string | null;
-  queries: string;
-  resultKeys: string;
-  editTokenHash: string;
-  createdAt: Date;
-  updatedAt: Date;
-  version: number;
+export interface AnalysisColumns extends AnalysisRowData {
   bytes: number;
 }
 
 /** The columns a cache line writes. */
-export interface CachedResultColumns {
-  key: string;
-  piece: string;
-  files: number;
-  ranks: number;
-  mask: string;
-  sources: string;
-  targets: string;
-  distance: number | null;
-  pathCount: string | null;
-  createdAt: Date;
-  hitCount: number;
-  lastHitAt: Date;
+export interface CachedResultColumns extends Omit<CachedResultRowData, 'layers'> {
   layers: Uint8Array<ArrayBuffer>;
   bytes: number;
 }
