@@ -20,13 +20,35 @@
  * need a second connection.
  */
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { PrismaClient } from './generated/prisma/client.js';
 
 /** How the service's connection locks the database (see the file comment). */
 export type LockingMode = 'exclusive' | 'normal';
 
+/**
+ * The adapter factory that keeps the better-sqlite3 connection it opened (the adapter's `client`),
+ * so the store can run a few hot statements of its own on it, prepared once (`./cache-reads.ts`).
+ * It is the same connection Prisma uses: same lock, same transactions, same view of the data.
+ */
+export class BetterSqlite3Factory extends PrismaBetterSqlite3 {
+  #database: Database.Database | undefined;
+
+  override async connect(): ReturnType<PrismaBetterSqlite3['connect']> {
+    const adapter = await super.connect();
+    const client = (adapter as unknown as { client?: Database.Database }).client;
+    this.#database = typeof client?.prepare === 'function' ? client : undefined;
+    return adapter;
+  }
+
+  /** The connection last opened, while it is open (undefined before, after its close, or if the adapter hides it). */
+  database(): Database.Database | undefined {
+    return this.#database?.open ? this.#database : undefined;
+  }
+}
+
 /** The adapter factory that sets `locking_mode = EXCLUSIVE` first on every connection it opens. */
-class ExclusiveBetterSqlite3 extends PrismaBetterSqlite3 {
+class ExclusiveBetterSqlite3 extends BetterSqlite3Factory {
   override async connect(): ReturnType<PrismaBetterSqlite3['connect']> {
     const adapter = await super.connect();
     try {
@@ -44,9 +66,9 @@ class ExclusiveBetterSqlite3 extends PrismaBetterSqlite3 {
 export function connectionFactory(
   file: string,
   options: { lockingMode: LockingMode; busyTimeoutMs: number },
-): PrismaBetterSqlite3 {
+): BetterSqlite3Factory {
   const config = { url: file, timeout: options.busyTimeoutMs };
-  return options.lockingMode === 'exclusive' ? new ExclusiveBetterSqlite3(config) : new PrismaBetterSqlite3(config);
+  return options.lockingMode === 'exclusive' ? new ExclusiveBetterSqlite3(config) : new BetterSqlite3Factory(config);
 }
 
 /**

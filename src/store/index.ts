@@ -16,6 +16,7 @@ import { dirname, resolve } from 'node:path';
 import { DEFAULTS } from '../config.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
+import { SqliteRowReads } from './cache-reads.js';
 import { closeWithin } from './close.js';
 import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
 import {
@@ -139,13 +140,17 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     ...(extras.transactionOptions ? { transactionOptions: extras.transactionOptions } : {}),
   };
   let prisma: PrismaClient;
+  /** SQLite: whole cache rows read without Prisma, on Prisma's own connection. */
+  let rowReads: SqliteRowReads | undefined;
   /** PostgreSQL: the `application_name` of the store's connections, for a forced close. */
   let applicationName: string | undefined;
   if (dialect === 'sqlite') {
     const file = databaseFileFromUrl(options.databaseUrl);
     mkdirSync(dirname(file), { recursive: true });
     migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
-    prisma = new PrismaClient({ adapter: connectionFactory(file, { lockingMode, busyTimeoutMs }), ...clientOptions });
+    const factory = connectionFactory(file, { lockingMode, busyTimeoutMs });
+    rowReads = new SqliteRowReads(() => factory.database(), extras.onQuery);
+    prisma = new PrismaClient({ adapter: factory, ...clientOptions });
   } else {
     await migratePostgres(options.databaseUrl, {
       migrationsDir: extras.migrationsDir,
@@ -186,6 +191,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     hitFlushDelayMs: extras.hitFlushDelayMs,
     guardWrite: (write) => availability.write(write),
     dialect,
+    rowReads,
   });
   const analyses = new PrismaAnalysisStore(prisma, {
     dialect,

@@ -10,7 +10,9 @@
  * Every statement is bounded work (better-sqlite3 runs it on the event loop, see `./chunks.ts`):
  * - `getMany` first reads the sizes of the wanted rows (`SIZE_KEYS` keys a statement, without
  *   touching their BLOBs), then the rows themselves in chunks of at most `READ_ROWS` rows and
- *   `READ_BYTES` bytes, yielding to the event loop between statements.
+ *   `READ_BYTES` bytes, yielding to the event loop between statements. On SQLite the reads of
+ *   whole rows run as statements prepared once on Prisma's own connection (`./cache-reads.ts`):
+ *   the same SQL without Prisma's per-query planning.
  * - `putMany` writes multi-row upserts of at most `WRITE_ROWS` rows and `WRITE_BYTES` bytes, one
  *   transaction each with the first eviction statement (`./cache-budget.ts`), yielding between
  *   them; when that statement deleted its maximum, more eviction transactions follow.
@@ -18,6 +20,7 @@
  */
 import type { Piece } from '@chess-paths/engine';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
+import { type CachedRow, ROW_COLUMNS, type SqliteRowReads } from './cache-reads.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import { type Dialect, placeholders } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -36,6 +39,8 @@ export interface ResultCacheOptions {
   guardWrite?: <T>(write: () => Promise<T>) => Promise<T>;
   /** The database's SQL dialect (default SQLite). */
   dialect?: Dialect;
+  /** SQLite: whole rows read by a statement prepared once (`./cache-reads.ts`) rather than through Prisma. */
+  rowReads?: SqliteRowReads;
 }
 
 /** Keys per size lookup (the BLOBs are not read). */
@@ -101,31 +106,7 @@ export function sameProblem(a: StoredResult['problem'], b: StoredResult['problem
   );
 }
 
-interface CachedRow {
-  key: string;
-  piece: string;
-  files: number;
-  ranks: number;
-  mask: string;
-  sources: string;
-  targets: string;
-  distance: number | null;
-  pathCount: string | null;
-  layers: Uint8Array;
-}
-
-const ROW_SELECT = {
-  key: true,
-  piece: true,
-  files: true,
-  ranks: true,
-  mask: true,
-  sources: true,
-  targets: true,
-  distance: true,
-  pathCount: true,
-  layers: true,
-} as const;
+const ROW_SELECT = Object.fromEntries(ROW_COLUMNS.map((c) => [c, true])) as Record<(typeof ROW_COLUMNS)[number], true>;
 
 /** The row as a `StoredResult`; throws on anything malformed. */
 function toStored(row: CachedRow): StoredResult {
@@ -178,7 +159,9 @@ export class PrismaResultCache implements ResultCache {
     const pace = () => (statements++ > 0 ? yieldToEventLoop() : Promise.resolve());
     const read = async (chunk: readonly string[]) => {
       await pace();
-      const rows = await this.#prisma.cachedResult.findMany({ where: { key: { in: [...chunk] } }, select: ROW_SELECT });
+      const rows =
+        this.#options.rowReads?.read(chunk) ??
+        (await this.#prisma.cachedResult.findMany({ where: { key: { in: [...chunk] } }, select: ROW_SELECT }));
       for (const row of rows) this.#use(row, problems, wanted.get(row.key) ?? [], out);
     };
 
