@@ -7,8 +7,8 @@
  * `application/graphql-response+json`: `request-error-status.ts`), and a last word on whether
  * the response may be replayed. A batched HTTP request (a JSON array body) runs
  * its operations under one context, so they share one cost limit, engine budget and answer size.
- * Parsed and validated documents are kept by Apollo's default document store, so a repeated
- * query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
+ * Parsed and validated documents are kept in a document store (`document-store.ts`: Apollo's
+ * default, weighed more cheaply), so a repeated query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
  * no Subscription type, and graphql-js would fail one as an internal error. Draining HTTP
  * connections at shutdown is the HTTP layer's business (`src/http/drain.ts`), not a plugin's.
  */
@@ -31,6 +31,7 @@ import { buildSchema } from '../schema/schema.js';
 import type { Admission } from '../work/admission.js';
 import { OverloadedError } from '../work/pool.js';
 import { costPlugin } from './cost-plugin.js';
+import { documentStore } from './document-store.js';
 import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin } from './rate-limit-plugin.js';
 import { requestErrorStatusPlugin } from './request-error-status.js';
@@ -112,6 +113,7 @@ export function createApollo(options: {
     schema: buildSchema(),
     plugins,
     validationRules: armor.validationRules,
+    documentStore: documentStore(),
     formatError: createFormatError({ production: config.production, logger, metrics }),
     introspection: config.introspection,
     parseOptions: { maxTokens: limits.maxTokens },
