@@ -4,9 +4,11 @@
  * run: an operation over MAX_COST is refused with HTTP 400 and `CostLimitError`; an accepted one
  * has its cost recorded for `costOf` and handed to `onCost` (admission control uses its work).
  * The limit is the HTTP request's, not each operation's: the operations of a batch add up, so a
- * batch of twenty costs what its twenty operations cost together.
+ * batch of twenty costs what its twenty operations cost together. An operation without variables
+ * is costed once per document (its cost depends on its text alone).
  */
 import type { ApolloServerPlugin, BaseContext, GraphQLRequestContextDidResolveOperation } from '@apollo/server';
+import type { DocumentNode } from 'graphql';
 import type { Limits } from '../../config.js';
 import { ErrorCode, ServiceError } from '../../errors.js';
 import { type OperationCost, operationCost } from '../limits/cost.js';
@@ -57,18 +59,31 @@ export function costPlugin<TContext extends BaseContext>(
   onCost?: OnCost<TContext>,
   requestOf: (contextValue: TContext) => object = (contextValue) => contextValue,
 ): ApolloServerPlugin<TContext> {
+  // An operation without variables costs what its text says: worked out once per document kept
+  // by the document store (`document-store.ts`: the same object comes back for the same text).
+  const fixedCosts = new WeakMap<DocumentNode, Map<string, OperationCost>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation(requestContext) {
-          const { request, document, schema, contextValue } = requestContext;
-          const result = operationCost({
-            schema,
-            document,
-            operationName: request.operationName,
-            variables: request.variables,
-            limits,
-          });
+          const { request, document, schema, contextValue, operation } = requestContext;
+          const fixed = !operation?.variableDefinitions?.length;
+          const name = request.operationName ?? '';
+          let result = fixed ? fixedCosts.get(document)?.get(name) : undefined;
+          if (!result) {
+            result = operationCost({
+              schema,
+              document,
+              operationName: request.operationName,
+              variables: request.variables,
+              limits,
+            });
+            if (fixed) {
+              let byName = fixedCosts.get(document);
+              if (!byName) fixedCosts.set(document, (byName = new Map()));
+              byName.set(name, Object.freeze(result));
+            }
+          }
           const key = requestOf(contextValue);
           const before = costs.get(key);
           const total = before ? { cost: before.cost + result.cost, work: before.work + result.work } : result;

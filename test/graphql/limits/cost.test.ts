@@ -295,6 +295,43 @@ describe('costPlugin', () => {
     }
   });
 
+  it('costs a document without variables the same every time it comes again, each of its operations apart', async () => {
+    const maxCost = 5250;
+    const seen: OperationCost[] = [];
+    const { server, post } = await startApollo(maxCost, seen);
+    try {
+      const page = (n: number) => `shortestPaths(query: ${SEED_QUERY}) { paths(first: ${n}) { totalCount } }`;
+      const two = `query Big { ${page(1000)} } query Small { ${page(999)} }`;
+      const postNamed = async (operationName: string) => {
+        const res = await server.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: {
+            method: 'POST',
+            headers: new HeaderMap([['content-type', 'application/json']]),
+            search: '',
+            body: { query: two, operationName },
+          },
+          context: async () => ({}),
+        });
+        return { status: res.status ?? 200, body: res.body.kind === 'complete' ? JSON.parse(res.body.string) : null };
+      };
+      for (let i = 0; i < 2; i++) {
+        const big = await postNamed('Big');
+        expect(big.status).toBe(400);
+        expect(big.body.errors[0].extensions).toMatchObject({ limit: 'MAX_COST', cost: 5252 });
+        expect(await postNamed('Small')).toEqual({ status: 200, body: { data: { ok: true } } });
+        const literal = await post(`{ ${page(1000)} }`);
+        expect(literal.status).toBe(400);
+        expect(literal.body.errors[0].message).toBe('Query cost of 5252 is over the limit of 5250 (MAX_COST)');
+      }
+      expect(seen).toEqual([
+        { cost: 5246.75, work: 64 * 1000 },
+        { cost: 5246.75, work: 64 * 1000 },
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('refuses a batch whose list, given as a variable, makes it too costly', async () => {
     const { server, post } = await startApollo(1000, []);
     try {
