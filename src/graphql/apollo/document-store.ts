@@ -7,6 +7,12 @@
  * parser recorded in the root's location, times `BYTES_PER_CHARACTER`: about Apollo's measure for
  * a question (16 to 30 per character), more than it for a document of long string literals (a
  * large mask), which the store then keeps fewer of.
+ *
+ * Apollo keys the store by a prefix of its own (the schema's hash) and the text's SHA-256 hash
+ * (64 hex digits, `queryHash`). The store learns the prefix from the first document Apollo
+ * stores, so that `has(queryHash)` can say whether Apollo will find a text, and a document
+ * validated by other means (`known-shapes.ts`) can be handed over (`offer`): Apollo's next look-up
+ * of that hash finds it, and it is then kept like any other.
  */
 import type { DocumentStore } from '@apollo/server';
 import type { DocumentNode } from 'graphql';
@@ -18,6 +24,9 @@ export const DOCUMENT_STORE_BYTES = 30 * 1024 * 1024;
 /** About what Apollo's measure (the tree as JSON) gives per character of document text. */
 export const BYTES_PER_CHARACTER = 16;
 
+/** Length of a `queryHash` (hex SHA-256), the end of every key Apollo uses. */
+const HASH_LENGTH = 64;
+
 /** A document's weight: its text's length times BYTES_PER_CHARACTER (as JSON when it has no location). */
 export function documentWeight(document: DocumentNode): number {
   const loc = document.loc;
@@ -25,14 +34,61 @@ export function documentWeight(document: DocumentNode): number {
   return Math.max(1, JSON.stringify(document).length);
 }
 
-/** The store of validated documents handed to Apollo (`documentStore`). */
-export function documentStore(maxBytes = DOCUMENT_STORE_BYTES): DocumentStore {
-  const lru = new LRUCache<string, DocumentNode>({ maxSize: maxBytes, sizeCalculation: documentWeight });
-  return {
-    get: async (key) => lru.get(key),
+/** The store handed to Apollo (`store`), and what `known-shapes.ts` asks of it. */
+export class ValidatedDocuments {
+  readonly #lru: LRUCache<string, DocumentNode>;
+  /** Apollo's prefix of keys, once seen. */
+  #prefix: string | undefined;
+  /** Documents offered for the next look-up of their hash. */
+  readonly #offered = new Map<string, DocumentNode>();
+  /** Called with every document Apollo validated and stored. */
+  readonly #onStored: ((document: DocumentNode) => void) | undefined;
+
+  constructor(maxBytes = DOCUMENT_STORE_BYTES, onStored?: (document: DocumentNode) => void) {
+    this.#lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: documentWeight });
+    this.#onStored = onStored;
+  }
+
+  /** The store as Apollo's `documentStore` option. */
+  readonly store: DocumentStore = {
+    get: async (key) => this.#lru.get(key) ?? this.#take(key),
     set: async (key, document) => {
-      lru.set(key, document);
+      this.#prefix ??= key.length >= HASH_LENGTH ? key.slice(0, key.length - HASH_LENGTH) : undefined;
+      this.#lru.set(key, document);
+      this.#onStored?.(document);
     },
-    delete: async (key) => lru.delete(key),
+    delete: async (key) => this.#lru.delete(key),
   };
+
+  /** Whether Apollo's look-up of this text's hash will find a document (false before the prefix is known). */
+  has(queryHash: string): boolean {
+    return this.#prefix !== undefined && this.#lru.has(this.#prefix + queryHash);
+  }
+
+  /** Whether documents can be offered yet (Apollo's prefix is known). */
+  get ready(): boolean {
+    return this.#prefix !== undefined;
+  }
+
+  /** Hands Apollo's next look-up of `queryHash` this document, valid for its text. */
+  offer(queryHash: string, document: DocumentNode): void {
+    // Taken by the look-up that follows at once; a handful at most wait (a batch's operations).
+    if (this.#offered.size >= 64) this.#offered.clear();
+    this.#offered.set(queryHash, document);
+  }
+
+  #take(key: string): DocumentNode | undefined {
+    if (this.#prefix === undefined || !key.startsWith(this.#prefix)) return undefined;
+    const hash = key.slice(this.#prefix.length);
+    const document = this.#offered.get(hash);
+    if (document === undefined) return undefined;
+    this.#offered.delete(hash);
+    this.#lru.set(key, document);
+    return document;
+  }
+}
+
+/** A store of validated documents for Apollo (`documentStore`), without shapes. */
+export function documentStore(maxBytes = DOCUMENT_STORE_BYTES): DocumentStore {
+  return new ValidatedDocuments(maxBytes).store;
 }

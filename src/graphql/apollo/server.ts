@@ -8,7 +8,9 @@
  * the response may be replayed. A batched HTTP request (a JSON array body) runs
  * its operations under one context, so they share one cost limit, engine budget and answer size.
  * Parsed and validated documents are kept in a document store (`document-store.ts`: Apollo's
- * default, weighed more cheaply), so a repeated query costs neither parse nor validation. Subscriptions are refused as a bad request: there is
+ * default, weighed more cheaply), so a repeated query costs neither parse nor validation, and a
+ * new document of a shape validated before is validated by the rules that read values alone
+ * (`known-shapes.ts`). Subscriptions are refused as a bad request: there is
  * no Subscription type, and graphql-js would fail one as an internal error. Draining HTTP
  * connections at shutdown is the HTTP layer's business (`src/http/drain.ts`), not a plugin's.
  */
@@ -31,7 +33,8 @@ import { buildSchema } from '../schema/schema.js';
 import type { Admission } from '../work/admission.js';
 import { OverloadedError } from '../work/pool.js';
 import { costPlugin } from './cost-plugin.js';
-import { documentStore } from './document-store.js';
+import { ValidatedDocuments } from './document-store.js';
+import { KnownShapes, knownShapesPlugin } from './known-shapes.js';
 import { playgroundPlugin } from './playground.js';
 import { rateLimitPlugin } from './rate-limit-plugin.js';
 import { requestErrorStatusPlugin } from './request-error-status.js';
@@ -52,11 +55,17 @@ export function createApollo(options: {
   const { config, logger, metrics, admission, rateLimiter } = options;
   const { limits } = config;
   const armor = new ApolloArmor(armorConfig(limits, !config.introspection)).protect();
+  const parseOptions = { maxTokens: limits.maxTokens };
+  // Documents Apollo validated, and their shapes: a new document of a known shape is validated
+  // by the rules that read values alone (`known-shapes.ts`).
+  const shapes = new KnownShapes();
+  const documents = new ValidatedDocuments(undefined, (document) => shapes.validated(document));
   const plugins: ApolloServerPlugin<Context>[] = [
     // Cache-Control from each GET operation's cache policy (the schema's @cacheControl hints).
     ...httpCachePlugins<Context>(config.pathCacheControl),
     ...(armor.plugins as ApolloServerPlugin<Context>[]),
     tokenLimitPlugin<Context>(limits),
+    knownShapesPlugin<Context>(documents, shapes, parseOptions),
     // Each operation's place in a batch, which the Idempotency-Key header's keys are made of.
     operationPlacePlugin(),
     rateLimitPlugin(rateLimiter),
@@ -113,10 +122,10 @@ export function createApollo(options: {
     schema: buildSchema(),
     plugins,
     validationRules: armor.validationRules,
-    documentStore: documentStore(),
+    documentStore: documents.store,
     formatError: createFormatError({ production: config.production, logger, metrics }),
     introspection: config.introspection,
-    parseOptions: { maxTokens: limits.maxTokens },
+    parseOptions,
     // Compact JSON (Apollo's default pretty-prints), written in slices when the answer is large.
     stringifyResult,
     // GET is for queries only (Apollo refuses mutations over GET), the API sets no cookies and
