@@ -39,9 +39,10 @@
  * It prints each row's requests/s and its ratio to the trivial row with the goals (0.9, 0.95,
  * 0.8), and which layer answered each row, from the differences of the /metrics counters around
  * the measured round: the response cache, the memo of hot results, the database, or the engine.
- * With the defaults (RESPONSE_CACHE_SIZE and RESULT_MEMO_SIZE 1,000) a cycle through 6,000 texts
- * never meets a kept one, so the asked-before rows are read from the database: the default, as the
- * issue measured it. BENCH_ONLY=distinct runs server D alone (BENCH_URL then points it at a running
+ * With the defaults (RESPONSE_CACHE_SIZE and RESULT_MEMO_SIZE 10,000) the 6,000 texts of each
+ * asked-before row fit: after its first cycle a row is answered from the response cache. The
+ * server inherits this environment, so `RESPONSE_CACHE_SIZE=0` measures the rows executed from the
+ * memo, and `RESULT_MEMO_SIZE=0` too read them from the database. BENCH_ONLY=distinct runs server D alone (BENCH_URL then points it at a running
  * server), BENCH_DISTINCT_ROWS chooses some of its rows (trivial,literals,variables,never),
  * BENCH_ROUNDS runs the rows in turn that many times (default 1; medians are printed: on a busy
  * machine the load moves between rows, and a ratio is taken within its round), and

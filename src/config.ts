@@ -134,8 +134,8 @@ export const VARIABLES = {
       RESPONSE_CACHE_SIZE: sets({
         key: 'responseCacheSize',
         kind: integer(0),
-        default: 1000,
-        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error. 0 turns it off.',
+        default: 10_000,
+        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error, at most 32 MiB of them. 0 turns it off.',
       }),
       PATH_CACHE_CONTROL: sets({
         key: 'pathCacheControl',

@@ -24,7 +24,7 @@ const EXPECTED_DEFAULTS: Config = {
   admissionQueue: 16,
   admissionTimeoutMs: 2000,
   resultMemoSize: 10_000,
-  responseCacheSize: 1000,
+  responseCacheSize: 10_000,
   pathCacheControl: 'public, max-age=31536000, immutable',
   cacheWriteQueue: 10_000,
   databaseBusyTimeoutMs: 1000,
