@@ -67,6 +67,11 @@ export class CacheBudget {
     return this.maxBytes === 0 || bytes <= this.maxBytes;
   }
 
+  /** The eviction statement's SQL and its one value, for a write without Prisma (undefined without a limit). */
+  evictSql(): { sql: string; value: number } | undefined {
+    return this.maxBytes === 0 ? undefined : { sql: this.#evictSql, value: this.maxBytes };
+  }
+
   /**
    * The first eviction statement, to run in the transaction of a write (undefined without a
    * limit). It returns how many rows it deleted; `EVICT_ROWS` means `evict()` must go on.

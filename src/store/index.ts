@@ -17,6 +17,7 @@ import { DEFAULTS } from '../config.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
 import { SqliteRowReads } from './cache-reads.js';
+import { SqliteRowWrites } from './cache-writes.js';
 import { closeWithin } from './close.js';
 import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
 import {
@@ -142,6 +143,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   let prisma: PrismaClient;
   /** SQLite: whole cache rows read without Prisma, on Prisma's own connection. */
   let rowReads: SqliteRowReads | undefined;
+  /** SQLite: cache rows written without Prisma, on the same connection. */
+  let rowWrites: SqliteRowWrites | undefined;
   /** PostgreSQL: the `application_name` of the store's connections, for a forced close. */
   let applicationName: string | undefined;
   if (dialect === 'sqlite') {
@@ -150,6 +153,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     migrate(file, { migrationsDir: extras.migrationsDir, busyTimeoutMs, logger });
     const factory = connectionFactory(file, { lockingMode, busyTimeoutMs });
     rowReads = new SqliteRowReads(() => factory.database(), extras.onQuery);
+    rowWrites = new SqliteRowWrites(() => factory.database(), extras.onQuery);
     prisma = new PrismaClient({ adapter: factory, ...clientOptions });
   } else {
     await migratePostgres(options.databaseUrl, {
@@ -192,6 +196,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     guardWrite: (write) => availability.write(write),
     dialect,
     rowReads,
+    rowWrites,
   });
   const analyses = new PrismaAnalysisStore(prisma, {
     dialect,

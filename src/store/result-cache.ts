@@ -15,12 +15,14 @@
  *   the same SQL without Prisma's per-query planning.
  * - `putMany` writes multi-row upserts of at most `WRITE_ROWS` rows and `WRITE_BYTES` bytes, one
  *   transaction each with the first eviction statement (`./cache-budget.ts`), yielding between
- *   them; when that statement deleted its maximum, more eviction transactions follow.
+ *   them; when that statement deleted its maximum, more eviction transactions follow. On SQLite
+ *   the same statements run without Prisma (`./cache-writes.ts`) when no transaction is open.
  * - Hits are counted in memory and written in the background (`./hit-counter.ts`).
  */
 import type { Piece } from '@chess-paths/engine';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
 import { type CachedRow, ROW_COLUMNS, type SqliteRowReads } from './cache-reads.js';
+import type { SqliteRowWrites } from './cache-writes.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import { type Dialect, placeholders } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -41,6 +43,8 @@ export interface ResultCacheOptions {
   dialect?: Dialect;
   /** SQLite: whole rows read by a statement prepared once (`./cache-reads.ts`) rather than through Prisma. */
   rowReads?: SqliteRowReads;
+  /** SQLite: rows written by statements prepared once (`./cache-writes.ts`) rather than through Prisma. */
+  rowWrites?: SqliteRowWrites;
 }
 
 /** Keys per size lookup (the BLOBs are not read). */
@@ -237,6 +241,14 @@ export class PrismaResultCache implements ResultCache {
         this.#dialect,
         `${INSERT_HEAD} ${Array.from({ length: rows }, () => INSERT_ROW).join(', ')} ${INSERT_TAIL}`,
       );
+      const direct = this.#options.rowWrites?.write({ upsertSql: sql, values: params, evict: this.#budget.evictSql() });
+      if (direct !== undefined) {
+        if (direct >= EVICT_ROWS) {
+          await yieldToEventLoop();
+          await this.#budget.evict();
+        }
+        continue;
+      }
       const upsert = this.#prisma.$executeRawUnsafe(sql, ...params);
       const evict = this.#budget.evictStatement();
       const statements = evict ? [upsert, evict] : [upsert];
