@@ -14,10 +14,26 @@
  * store as validated (`ValidatedDocuments.offer`), and Apollo takes it from there as it takes any
  * document seen before. If they find anything, or the shape is new, or the text does not parse,
  * nothing is done: Apollo parses and validates it as always, with its errors as always.
+ *
+ * Even those two rules run in graphql-js's visitor with its type information, most of their cost
+ * for a small document. Most documents need neither: `plainValuesValid` walks a single operation
+ * without fragments, directives or variables' defaults, and when no selection set holds two fields
+ * of one response name (the only place the overlap rule looks) and every argument's literal is a
+ * value of its type (`valueFromAST`, the coercion execution will use), the rules could find
+ * nothing. Anything else it does not judge, and the two rules decide as before.
  */
 import { createRequire } from 'node:module';
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
-import { type ASTNode, type DocumentNode, Kind, type ParseOptions, parse } from 'graphql';
+import {
+  type ASTNode,
+  type DocumentNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  Kind,
+  type ParseOptions,
+  parse,
+  type SelectionSetNode,
+} from 'graphql';
 import { LRUCache } from 'lru-cache';
 import type { ValidatedDocuments } from './document-store.js';
 
@@ -35,6 +51,46 @@ const MAX_SHAPES = 1000;
 const MAX_TEXT = 16 * 1024;
 /** The rules that read literal values. */
 const VALUE_RULES = [graphql.ValuesOfCorrectTypeRule, graphql.OverlappingFieldsCanBeMergedRule];
+
+/**
+ * True when `selectionSet`, on `parent`, holds no two fields of one response name, only fields
+ * of its type with literal arguments valid for theirs (recursively), and nothing else.
+ */
+function plainSelectionsValid(parent: GraphQLNamedType, selectionSet: SelectionSetNode): boolean {
+  if (!graphql.isObjectType(parent) && !graphql.isInterfaceType(parent)) return false;
+  const fields = parent.getFields();
+  const names = new Set<string>();
+  for (const selection of selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || (selection.directives && selection.directives.length > 0)) return false;
+    const name = selection.alias?.value ?? selection.name.value;
+    if (names.has(name)) return false;
+    names.add(name);
+    const field = fields[selection.name.value];
+    if (field === undefined) return selection.name.value === '__typename' && !selection.arguments?.length;
+    for (const argument of selection.arguments ?? []) {
+      const definition = field.args.find((a) => a.name === argument.name.value);
+      // The shape was validated, so its arguments and input fields are known: the values remain.
+      if (definition === undefined || graphql.valueFromAST(argument.value, definition.type) === undefined) return false;
+    }
+    if (selection.selectionSet && !plainSelectionsValid(graphql.getNamedType(field.type), selection.selectionSet))
+      return false;
+  }
+  return true;
+}
+
+/**
+ * True when the value rules could find nothing in `document`, a document of a known shape (see
+ * the file comment); false when it cannot tell, and the rules decide.
+ */
+export function plainValuesValid(schema: GraphQLSchema, document: DocumentNode): boolean {
+  if (document.definitions.length !== 1) return false;
+  const [operation] = document.definitions;
+  if (operation.kind !== Kind.OPERATION_DEFINITION || (operation.directives && operation.directives.length > 0))
+    return false;
+  if (operation.variableDefinitions?.some((v) => v.defaultValue !== undefined)) return false;
+  const root = schema.getRootType(operation.operation);
+  return root !== undefined && root !== null && plainSelectionsValid(root, operation.selectionSet);
+}
 
 /** Appends the shape of `node` to `out`; false for a node of no executable document. */
 function shape(node: ASTNode | undefined, out: string[]): boolean {
@@ -156,7 +212,9 @@ export function knownShapesPlugin<TContext extends BaseContext>(
           if (!(schema instanceof graphql.GraphQLSchema)) return;
           try {
             const document = parse(source, parseOptions);
-            if (!shapes.known(document) || graphql.validate(schema, document, VALUE_RULES).length > 0) return;
+            if (!shapes.known(document)) return;
+            if (!plainValuesValid(schema, document) && graphql.validate(schema, document, VALUE_RULES).length > 0)
+              return;
             documents.offer(queryHash, document);
           } catch {
             // Whatever went wrong (the text does not parse), Apollo parses and validates it as always.

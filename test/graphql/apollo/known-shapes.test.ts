@@ -3,15 +3,22 @@
  * everything but string, number and enum values; a valid document of a shape Apollo validated
  * before is not validated by Apollo again, and one whose values are wrong (a bad literal, two
  * fields of one name with other arguments) gets exactly the answer it gets without the shortcut.
+ * The check of plain documents without graphql-js's visitor passes only documents those two rules
+ * pass.
  */
+
+import { createRequire } from 'node:module';
 import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server';
+import fc from 'fast-check';
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ValidatedDocuments } from '../../../src/graphql/apollo/document-store.js';
-import { KnownShapes, knownShapesPlugin, shapeOf } from '../../../src/graphql/apollo/known-shapes.js';
+import { KnownShapes, knownShapesPlugin, plainValuesValid, shapeOf } from '../../../src/graphql/apollo/known-shapes.js';
 import { buildSchema } from '../../../src/graphql/schema/schema.js';
 
 const schema = buildSchema();
+/** graphql-js as the schema's types know it (Node's `require`; the test runner may load another copy for `import`). */
+const graphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 const question = (piece: string, to: string, mask = '0xffffffffffffffff') =>
   `{ shortestPaths(query: { piece: ${piece}, from: ["a1"], to: ["${to}"], mask: "${mask}" }) { distance layers { squares } } }`;
 const shapeOfText = (text: string) => shapeOf(parse(text));
@@ -46,6 +53,59 @@ describe('shapeOf', () => {
     ].map(shapeOfText);
     expect(new Set([shapeOfText(base), ...others]).size).toBe(others.length + 1);
     expect(shapeOfText('type T { a: Int }')).toBeUndefined();
+  });
+});
+
+describe('plainValuesValid', () => {
+  const valueRules = (text: string) =>
+    graphql.validate(schema, parse(text), [graphql.ValuesOfCorrectTypeRule, graphql.OverlappingFieldsCanBeMergedRule])
+      .length;
+
+  it('passes a single plain operation whose literals are values of their types', () => {
+    expect(plainValuesValid(schema, parse(question('KING', 'h8')))).toBe(true);
+    expect(plainValuesValid(schema, parse(`{ __typename a: ${question('ROOK', 'b2').slice(2)}`))).toBe(true);
+  });
+
+  it('does not judge anything else: bad literals, repeated response names, fragments, directives, defaults', () => {
+    const base = question('KING', 'h8');
+    for (const text of [
+      question('PAWNX', 'h8'),
+      question('KING', 'h8'.repeat(20)),
+      base.replace('mask: "0xffffffffffffffff"', 'board: { files: "8", ranks: 8 }'),
+      base.replace('distance', 'distance distance'),
+      base.replace('{ distance', '{ ...on PathResult { distance }'),
+      base.replace('distance', 'distance @include(if: true)'),
+      `query($m: Bitboard = "0x0") ${base.replace('"0xffffffffffffffff"', '$m')}`,
+      `${base} { __typename }`,
+    ])
+      expect(plainValuesValid(schema, parse(text)), text).toBe(false);
+  });
+
+  it('passes only documents the two value rules pass (random literals of every kind in known shapes)', () => {
+    const piece = fc.constantFrom('KING', 'QUEEN', 'KNIGHT', 'FAIRY', 'PAWNX', '5', '"KING"', 'null');
+    const square = fc.constantFrom('"a1"', '"h8"', '"z9"', '""', '3', 'null', 'KING', `"${'h8'.repeat(20)}"`);
+    const bits = fc.constantFrom('"0xffffffffffffffff"', '"0x0"', '"zz"', '7', 'null', '"0x1ff"');
+    const size = fc.constantFrom('8', '0', '300', '-1', '"8"', '2147483648', '8.5', 'null');
+    const count = fc.constantFrom('1', '10', '0', '-3', '"2"', '1e3', 'null');
+    const documents = fc
+      .tuple(piece, square, square, bits, size, size, count)
+      .chain(([p, from, to, mask, files, ranks, first]) =>
+        fc.constantFrom(
+          `{ shortestPaths(query: { piece: ${p}, from: [${from}], to: [${to}], mask: ${mask} }) { distance pathCount } }`,
+          `{ a: shortestPaths(query: { piece: ${p}, from: [${from}, "b2"], to: [${to}], board: { files: ${files}, ranks: ${ranks} } }) { paths(first: ${first}) { totalCount } } }`,
+          `{ shortestPathsBatch(queries: [{ piece: ${p}, from: ${from}, to: [${to}] }]) { distance layers { squares } } }`,
+        ),
+      );
+    let passed = 0;
+    fc.assert(
+      fc.property(documents, (text) => {
+        if (!plainValuesValid(schema, parse(text))) return;
+        passed++;
+        expect(valueRules(text), text).toBe(0);
+      }),
+      { numRuns: 400 },
+    );
+    expect(passed).toBeGreaterThan(0);
   });
 });
 
