@@ -82,11 +82,11 @@ describe('plainValuesValid', () => {
   });
 
   it('passes only documents the two value rules pass (random literals of every kind in known shapes)', () => {
-    const piece = fc.constantFrom('KING', 'QUEEN', 'KNIGHT', 'FAIRY', 'PAWNX', '5', '"KING"', 'null');
-    const square = fc.constantFrom('"a1"', '"h8"', '"z9"', '""', '3', 'null', 'KING', `"${'h8'.repeat(20)}"`);
-    const bits = fc.constantFrom('"0xffffffffffffffff"', '"0x0"', '"zz"', '7', 'null', '"0x1ff"');
-    const size = fc.constantFrom('8', '0', '300', '-1', '"8"', '2147483648', '8.5', 'null');
-    const count = fc.constantFrom('1', '10', '0', '-3', '"2"', '1e3', 'null');
+    const piece = fc.constantFrom<string>('KING', 'QUEEN', 'KNIGHT', 'FAIRY', 'PAWNX', '5', '"KING"', 'null');
+    const square = fc.constantFrom<string>('"a1"', '"h8"', '"z9"', '""', '3', 'null', 'KING', `"${'h8'.repeat(20)}"`);
+    const bits = fc.constantFrom<string>('"0xffffffffffffffff"', '"0x0"', '"zz"', '7', 'null', '"0x1ff"');
+    const size = fc.constantFrom<string>('8', '0', '300', '-1', '"8"', '2147483648', '8.5', 'null');
+    const count = fc.constantFrom<string>('1', '10', '0', '-3', '"2"', '1e3', 'null');
     const documents = fc
       .tuple(piece, square, square, bits, size, size, count)
       .chain(([p, from, to, mask, files, ranks, first]) =>
