@@ -92,54 +92,61 @@ export function plainValuesValid(schema: GraphQLSchema, document: DocumentNode):
   return root !== undefined && root !== null && plainSelectionsValid(root, operation.selectionSet);
 }
 
+/** `ok`, with `text` written to `out` after what made it when it is true. */
+function then(ok: boolean, text: string, out: string[]): boolean {
+  if (ok) out.push(text);
+  return ok;
+}
+
+/** The shapes of `nodes` between `open` and `close`; false when one has none. */
+function all(nodes: readonly ASTNode[] | undefined, open: string, close: string, out: string[]): boolean {
+  if (!nodes) return true;
+  out.push(open);
+  for (const n of nodes) if (!shape(n, out)) return false;
+  out.push(close);
+  return true;
+}
+
 /** Appends the shape of `node` to `out`; false for a node of no executable document. */
 function shape(node: ASTNode | undefined, out: string[]): boolean {
   if (node === undefined) return true;
-  /** `ok`, with `text` written after what made it when it is true. */
-  const then = (ok: boolean, text: string): boolean => {
-    if (ok) out.push(text);
-    return ok;
-  };
-  const all = (nodes: readonly ASTNode[] | undefined, open: string, close: string) => {
-    if (!nodes) return true;
-    out.push(open);
-    for (const n of nodes) if (!shape(n, out)) return false;
-    out.push(close);
-    return true;
-  };
   switch (node.kind) {
     case Kind.DOCUMENT:
-      return all(node.definitions, '', '');
+      return all(node.definitions, '', '', out);
     case Kind.OPERATION_DEFINITION:
       out.push(node.operation, ' ', node.name?.value ?? '');
-      return all(node.variableDefinitions, '(', ')') && all(node.directives, '', '') && shape(node.selectionSet, out);
+      return (
+        all(node.variableDefinitions, '(', ')', out) &&
+        all(node.directives, '', '', out) &&
+        shape(node.selectionSet, out)
+      );
     case Kind.VARIABLE_DEFINITION:
       out.push('$', node.variable.name.value, ':');
       if (!shape(node.type, out)) return false;
       out.push('=');
-      return then(shape(node.defaultValue, out) && all(node.directives, '', ''), ',');
+      return then(shape(node.defaultValue, out) && all(node.directives, '', '', out), ',', out);
     case Kind.SELECTION_SET:
-      return all(node.selections, '{', '}');
+      return all(node.selections, '{', '}', out);
     case Kind.FIELD:
       out.push(' ', node.alias ? `${node.alias.value}:` : '', node.name.value);
-      return all(node.arguments, '(', ')') && all(node.directives, '', '') && shape(node.selectionSet, out);
+      return all(node.arguments, '(', ')', out) && all(node.directives, '', '', out) && shape(node.selectionSet, out);
     case Kind.ARGUMENT:
     case Kind.OBJECT_FIELD:
       out.push(node.name.value, ':');
-      return then(shape(node.value, out), ',');
+      return then(shape(node.value, out), ',', out);
     case Kind.FRAGMENT_SPREAD:
       out.push(' ...', node.name.value);
-      return all(node.directives, '', '');
+      return all(node.directives, '', '', out);
     case Kind.INLINE_FRAGMENT:
       out.push(' ...on ', node.typeCondition?.name.value ?? '');
-      return all(node.directives, '', '') && shape(node.selectionSet, out);
+      return all(node.directives, '', '', out) && shape(node.selectionSet, out);
     case Kind.FRAGMENT_DEFINITION:
       if (node.variableDefinitions) return false;
       out.push(' fragment ', node.name.value, ' on ', node.typeCondition.name.value);
-      return all(node.directives, '', '') && shape(node.selectionSet, out);
+      return all(node.directives, '', '', out) && shape(node.selectionSet, out);
     case Kind.DIRECTIVE:
       out.push('@', node.name.value);
-      return all(node.arguments, '(', ')');
+      return all(node.arguments, '(', ')', out);
     case Kind.VARIABLE:
       out.push('$', node.name.value);
       return true;
@@ -156,17 +163,17 @@ function shape(node: ASTNode | undefined, out: string[]): boolean {
       out.push('null');
       return true;
     case Kind.LIST:
-      return all(node.values, '[', ']');
+      return all(node.values, '[', ']', out);
     case Kind.OBJECT:
-      return all(node.fields, '{', '}');
+      return all(node.fields, '{', '}', out);
     case Kind.NAMED_TYPE:
       out.push(node.name.value);
       return true;
     case Kind.LIST_TYPE:
       out.push('[');
-      return then(shape(node.type, out), ']');
+      return then(shape(node.type, out), ']', out);
     case Kind.NON_NULL_TYPE:
-      return then(shape(node.type, out), '!');
+      return then(shape(node.type, out), '!', out);
     default:
       return false;
   }
