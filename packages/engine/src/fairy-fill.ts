@@ -14,6 +14,7 @@
  */
 
 import type { FairyPiece } from './betza.js';
+import { leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 
 /** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
@@ -24,12 +25,22 @@ export interface RideShift {
   readonly delta: number;
   readonly guard: Int32Array;
   readonly max: number;
+  /**
+   * For a ride whose limit reaches the board's edge (more leaps would leave the board): its
+   * doubling chain (`fairy-rides.ts`), made per solve on first use. Null for leapers and
+   * shorter rides, which go leap by leap.
+   */
+  readonly chain: RideChain | null;
 }
 
 /** A fairy piece's shifts on one board and passable set: forward, and for the backward fill. */
 export interface FairyShifts {
   readonly forward: readonly RideShift[];
   readonly reverse: readonly RideShift[];
+  /** True when some ray has a chain (the fill may then ride by doubling). */
+  readonly chains: boolean;
+  /** Counts the solves these shifts served: a chain made in another solve is stale. */
+  epoch: number;
 }
 
 /** Per board: the start squares of a leap by dx files (its landing's file on the board). */
@@ -103,7 +114,9 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
         guard = new Int32Array(geo.words);
         lameGuards.push({ guard, files, offsets: lame.map(([px, py]) => py * geo.files + px) });
       }
-      return { dx, dy, delta: dy * geo.files + dx, guard, max };
+      const leaps = leapsOnBoard(geo, dx, dy);
+      const chain = max > 1 && leaps > 1 && max >= leaps ? newRideChain(geo.words, leaps) : null;
+      return { dx, dy, delta: dy * geo.files + dx, guard, max, chain };
     };
     const forward: RideShift[] = [];
     const reverse: RideShift[] = [];
@@ -118,7 +131,8 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
         ),
       );
     }
-    shifts = { forward, reverse, lameGuards };
+    const chains = forward.some((s) => s.chain !== null);
+    shifts = { forward, reverse, lameGuards, chains, epoch: 0 };
     if (byBoard.size >= BOARDS_KEPT) byBoard.delete(byBoard.keys().next().value as Geometry);
     byBoard.set(geo, shifts);
   }
@@ -132,6 +146,7 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
  */
 export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Array): FairyShifts {
   const shifts = boardShifts(geo, piece);
+  shifts.epoch++;
   for (const { guard, files, offsets } of shifts.lameGuards) {
     guard.set(files);
     for (const offset of offsets) andShiftedBack(guard, passable, offset);

@@ -141,6 +141,60 @@ describe('fairy pieces against the reference BFS', () => {
   });
 });
 
+describe('riders and lame leapers on boards of every shape', () => {
+  // Rides whose limit reaches the edge go by doubling from large frontiers and leap by leap
+  // from small ones (a board of up to 16 x 16 is always large enough for doubling); a single
+  // target stops the forward fill a step early. Odd sides, thin boards and obstacles put
+  // landings on every word boundary and edge.
+  const riders = ['NN', 'nNN', 'fNN', 'AA', 'nAA', 'CC', 'ZZ', 'nDD', 'N4', 'W7', 'vRsN', 'NNnA', 'nN', 'nZ', 'GG'];
+  it('agrees with the reference for riders on boards from 1 to 70 a side', () => {
+    fc.assert(
+      fc.property(fairyCase(70), fc.constantFrom(...riders), (fairy, betza) => {
+        const query = { ...fairy.query, betza };
+        expectMatchesReference(solve(query), { query, problem: { ...fairy.problem, betza } });
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('agrees with the reference for a single target far away, on thin and wide boards', () => {
+    fc.assert(
+      fc.property(
+        fairyCase(4),
+        fc.constantFrom(...riders),
+        fc.constantFrom([3, 61], [61, 5], [33, 33], [64, 64]),
+        (small, betza, [files, ranks]) => {
+          // The small case's seed picks the squares; its board is replaced by a larger one.
+          const n = files * ranks;
+          let state = small.problem.passable.length * 7919 + small.problem.sources.length;
+          const random = () => {
+            state = (state * 1103515245 + 12345) % 2 ** 31;
+            return state / 2 ** 31;
+          };
+          const passable = Array.from({ length: n }, () => random() >= 0.15);
+          const from = [Math.floor(random() * n)];
+          const to = [Math.floor(random() * n)];
+          const board = { files, ranks };
+          const name = (i: number) => referenceSquareName(i, board);
+          const query: PathQuery = {
+            piece: 'FAIRY',
+            betza,
+            board,
+            mask: referenceFormatHex(passable, board),
+            from: from.map(name),
+            to: to.map(name),
+          };
+          expectMatchesReference(solve(query), {
+            query,
+            problem: { betza, files, ranks, passable, sources: from, targets: to },
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('fairy pieces by hand', () => {
   it('moves a one-way piece only forward: fW climbs, and cannot come back', () => {
     const up = solve({ piece: 'FAIRY', betza: 'fW', from: ['a1'], to: ['a8'] });
