@@ -14,7 +14,7 @@
  */
 
 import type { FairyPiece } from './betza.js';
-import { leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
+import { andShifted, leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 
 /** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
@@ -64,19 +64,6 @@ function fileGuard(geo: Geometry, dx: number): Int32Array {
     byDx.set(dx, guard);
   }
   return guard;
-}
-
-/** `out &= { i : bit i + delta of src is set }` (bits outside the board read as not set). */
-function andShiftedBack(out: Int32Array, src: Int32Array, delta: number): void {
-  const words = out.length;
-  const q = Math.floor(delta / 32);
-  const t = delta - q * 32; // 0..31
-  for (let w = 0; w < words; w++) {
-    const a = w + q;
-    const lo = a >= 0 && a < words ? src[a] : 0;
-    const hi = a + 1 >= 0 && a + 1 < words ? src[a + 1] : 0;
-    out[w] &= t === 0 ? lo : (lo >>> t) | (hi << (32 - t));
-  }
 }
 
 /** A lame ray's guard, refilled for each passable set: the file guard less the lame squares' starts. */
@@ -148,8 +135,9 @@ export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Arr
   const shifts = boardShifts(geo, piece);
   shifts.epoch++;
   for (const { guard, files, offsets } of shifts.lameGuards) {
-    guard.set(files);
-    for (const offset of offsets) andShiftedBack(guard, passable, offset);
+    // A start u may leap when u + offset is passable, for every offset: P shifted back.
+    andShifted(guard, files, passable, -offsets[0]);
+    for (let i = 1; i < offsets.length; i++) andShifted(guard, guard, passable, -offsets[i]);
   }
   return shifts;
 }

@@ -34,19 +34,19 @@ export function leapsOnBoard(geo: Geometry, dx: number, dy: number): number {
 }
 
 /** `dst[w] = mask[w] & (src shifted by delta squares toward higher indices; negative: lower)[w]`. */
-function andShifted(dst: Int32Array, mask: Int32Array, src: Int32Array, delta: number): void {
+export function andShifted(dst: Int32Array, mask: Int32Array, src: Int32Array, delta: number): void {
   const words = dst.length;
   const e = delta >= 0 ? delta : -delta;
   const q = e >>> 5;
   const t = e & 31;
   const u = 32 - t;
   if (q >= words) {
-    dst.fill(0);
+    for (let w = 0; w < words; w++) dst[w] = 0;
     return;
   }
   if (delta >= 0) {
     // Word w reads words w - q (low bits) and w - q - 1 (carry); below q, nothing.
-    dst.fill(0, 0, q);
+    for (let w = 0; w < q; w++) dst[w] = 0;
     if (t === 0) for (let w = q; w < words; w++) dst[w] = mask[w] & src[w - q];
     else {
       dst[q] = mask[q] & (src[0] << t);
@@ -56,7 +56,7 @@ function andShifted(dst: Int32Array, mask: Int32Array, src: Int32Array, delta: n
   }
   // Word w reads words w + q and w + q + 1 (carry); from words - q on, nothing.
   const last = words - 1 - q;
-  dst.fill(0, last + 1);
+  for (let w = last + 1; w < words; w++) dst[w] = 0;
   if (t === 0) for (let w = 0; w <= last; w++) dst[w] = mask[w] & src[w + q];
   else {
     for (let w = 0; w < last; w++) dst[w] = mask[w] & ((src[w + q] >>> t) | (src[w + q + 1] << u));
@@ -107,8 +107,13 @@ export function newRideChain(words: number, leaps: number): RideChain {
 
 /** Makes `chain`'s levels for the ray (delta, guard) on passable set `passable`. */
 export function fillRideChain(chain: RideChain, delta: number, guard: Int32Array, passable: Int32Array): void {
+  andShifted(chain.levels[0], passable, guard, delta);
+  extendRideChain(chain, delta);
+}
+
+/** Makes `chain`'s levels from its first, pro_1, already made for this solve. */
+export function extendRideChain(chain: RideChain, delta: number): void {
   const { levels } = chain;
-  andShifted(levels[0], passable, guard, delta);
   for (let j = 1; j < levels.length; j++) {
     // pro_{2^j} = pro_{2^(j-1)} ∩ (pro_{2^(j-1)} + 2^(j-1) d)
     andShifted(levels[j], levels[j - 1], levels[j - 1], delta * 2 ** (j - 1));

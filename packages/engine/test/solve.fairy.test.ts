@@ -8,94 +8,11 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readBetza } from '../src/betza.js';
 import { InputError } from '../src/errors.js';
 import { restoreResult, type SolveOptions, solve } from '../src/solve.js';
-import type { PathQuery, PathResult } from '../src/types.js';
-import { betzaText } from './support/betza-texts.js';
-import { expectPagesMatchReference, expectSquareSet } from './support/engine-harness.js';
-import { referenceFairySolve } from './support/reference-betza.js';
+import type { PathQuery } from '../src/types.js';
+import { expectMatchesReference, fairyCase } from './support/fairy-cases.js';
 import { referenceFormatHex, referenceSquareName } from './support/reference-bfs.js';
-
-/** A fairy question in both forms: the engine's query and the reference's problem. */
-interface FairyCase {
-  readonly query: PathQuery;
-  readonly problem: Parameters<typeof referenceFairySolve>[0];
-}
-
-/** Texts the reader accepts (the grammar's arbitrary makes a few it refuses). */
-const pieceText = betzaText(3).filter((text) => {
-  try {
-    readBetza(text);
-    return true;
-  } catch {
-    return false;
-  }
-});
-
-/** A random question on a board of `minSide` to `maxSide` squares a side, some of it blocked. */
-const fairyCase = (maxSide: number, minSide = 1): fc.Arbitrary<FairyCase> =>
-  fc
-    .record({
-      betza: pieceText,
-      files: fc.integer({ min: minSide, max: maxSide }),
-      ranks: fc.integer({ min: minSide, max: maxSide }),
-      seed: fc.integer({ min: 0, max: 2 ** 30 }),
-      sources: fc.integer({ min: 1, max: 3 }),
-      targets: fc.integer({ min: 0, max: 3 }),
-      density: fc.constantFrom(0, 0.1, 0.25, 0.4),
-    })
-    .map(({ betza, files, ranks, seed, sources, targets, density }) => {
-      let state = seed;
-      const random = () => {
-        state = (state * 1103515245 + 12345) % 2 ** 31;
-        return state / 2 ** 31;
-      };
-      const n = files * ranks;
-      const board = { files, ranks };
-      const passable = Array.from({ length: n }, () => random() >= density);
-      const pick = (count: number) => Array.from({ length: count }, () => Math.floor(random() * n));
-      const from = pick(sources);
-      const to = pick(targets);
-      const name = (i: number) => referenceSquareName(i, board);
-      return {
-        query: {
-          piece: 'FAIRY',
-          betza,
-          board,
-          mask: referenceFormatHex(passable, board),
-          from: from.map(name),
-          to: to.map(name),
-        },
-        problem: { betza, files, ranks, passable, sources: from, targets: to },
-      };
-    });
-
-/** Every field of `result` against the reference's answer. */
-function expectMatchesReference(result: PathResult, fairy: FairyCase): void {
-  const { problem } = fairy;
-  const board = { files: problem.files, ranks: problem.ranks };
-  const answer = referenceFairySolve(problem);
-  const piece = readBetza(problem.betza);
-  expect(result.piece).toBe(piece.orthodox ?? 'FAIRY');
-  expect(result.betza).toBe(piece.betza);
-  expect(result.mask).toBe(referenceFormatHex(problem.passable, board));
-  expectSquareSet(result.sources, answer.sources, board, 'sources');
-  expectSquareSet(result.targets, answer.targets, board, 'targets');
-  expect(result.reachable, 'reachable').toBe(answer.reachable);
-  expect(result.distance, 'distance').toBe(answer.distance);
-  expect(result.layers.length, 'layers.length').toBe(answer.layers.length);
-  answer.layers.forEach((layer, k) => {
-    expectSquareSet(result.layers[k], layer, board, `layers[${k}]`);
-  });
-  expectSquareSet(result.squares, answer.squares, board, 'squares');
-  expect(result.pathCount, 'pathCount').toBe(answer.pathCount);
-  expect(result.path?.squares ?? null, 'path').toEqual(
-    answer.path === null ? null : answer.path.map((i) => referenceSquareName(i, board)),
-  );
-  expectPagesMatchReference(result, answer, board, 3, 2);
-  expect(result.distances, 'distances').toEqual(answer.distances);
-}
 
 const REPRESENTATIONS: SolveOptions[] = [{}, { representation: 'general', kernel: 'javascript' }];
 
@@ -138,60 +55,6 @@ describe('fairy pieces against the reference BFS', () => {
         { numRuns: 15 },
       );
     }
-  });
-});
-
-describe('riders and lame leapers on boards of every shape', () => {
-  // Rides whose limit reaches the edge go by doubling from large frontiers and leap by leap
-  // from small ones (a board of up to 16 x 16 is always large enough for doubling); a single
-  // target stops the forward fill a step early. Odd sides, thin boards and obstacles put
-  // landings on every word boundary and edge.
-  const riders = ['NN', 'nNN', 'fNN', 'AA', 'nAA', 'CC', 'ZZ', 'nDD', 'N4', 'W7', 'vRsN', 'NNnA', 'nN', 'nZ', 'GG'];
-  it('agrees with the reference for riders on boards from 1 to 70 a side', () => {
-    fc.assert(
-      fc.property(fairyCase(70), fc.constantFrom(...riders), (fairy, betza) => {
-        const query = { ...fairy.query, betza };
-        expectMatchesReference(solve(query), { query, problem: { ...fairy.problem, betza } });
-      }),
-      { numRuns: 120 },
-    );
-  });
-
-  it('agrees with the reference for a single target far away, on thin and wide boards', () => {
-    fc.assert(
-      fc.property(
-        fairyCase(4),
-        fc.constantFrom(...riders),
-        fc.constantFrom([3, 61], [61, 5], [33, 33], [64, 64]),
-        (small, betza, [files, ranks]) => {
-          // The small case's seed picks the squares; its board is replaced by a larger one.
-          const n = files * ranks;
-          let state = small.problem.passable.length * 7919 + small.problem.sources.length;
-          const random = () => {
-            state = (state * 1103515245 + 12345) % 2 ** 31;
-            return state / 2 ** 31;
-          };
-          const passable = Array.from({ length: n }, () => random() >= 0.15);
-          const from = [Math.floor(random() * n)];
-          const to = [Math.floor(random() * n)];
-          const board = { files, ranks };
-          const name = (i: number) => referenceSquareName(i, board);
-          const query: PathQuery = {
-            piece: 'FAIRY',
-            betza,
-            board,
-            mask: referenceFormatHex(passable, board),
-            from: from.map(name),
-            to: to.map(name),
-          };
-          expectMatchesReference(solve(query), {
-            query,
-            problem: { betza, files, ranks, passable, sources: from, targets: to },
-          });
-        },
-      ),
-      { numRuns: 40 },
-    );
   });
 });
 
