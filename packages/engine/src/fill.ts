@@ -19,6 +19,7 @@ import { FairyStep } from './fairy-step.js';
 import type { Geometry } from './geometry.js';
 import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from './knight-wide-wasm.js';
+import { leaperGroupsOf } from './leaper-groups.js';
 import { LeaperFill } from './leapers.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
 import { type Shift, SparseSlider } from './slide.js';
@@ -158,7 +159,12 @@ export class WordFill {
         return this.wideKnight.solve(passable, sources, targets);
       }
       this.leapers ??= new LeaperFill(this.geo);
-      return this.leapers.solve(piece === 'KNIGHT', passable, sources, targets);
+      return this.leapers.solve(piece, passable, sources, targets);
+    }
+    const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
+    if (groups !== null) {
+      this.leapers ??= new LeaperFill(this.geo);
+      return this.leapers.solve(groups, passable, sources, targets);
     }
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
