@@ -15,11 +15,13 @@
  * The set a step moves from (and P, for pro) sits between padding words, `PAD` each side, so a
  * shifted read never needs a bounds check. Below the set they are zero; above it they may hold
  * a larger board's words from an earlier solve, which is harmless: a bit read from square u >= n
- * lands on u + d, where `files + d` is clear (its start is off the board), as are the lame
- * squares' reads (a leap on the board passes over squares on the board). With a single target, the squares one move before it
- * are found first (one backward step from one square): a frontier that meets them ends the
- * forward fill a step early, and they are the first backward step. Frontiers F_0 .. F_D and then
- * the layers live in one module array, layer k at words `k * words ..`, which the caller copies.
+ * lands on u + d, where `files + d` is clear (its start is off the board), and so are the lame
+ * squares' reads (a leap on the board passes over squares on the board).
+ *
+ * With a single target, the squares one move before it are found first (one backward step from
+ * one square): a frontier that meets them ends the forward fill a step early, and they are the
+ * first backward step. Frontiers F_0 .. F_D and then the layers live in one module array, layer k
+ * at words `k * words ..`, which `smallLayerStore` copies out.
  */
 import type { FairyPiece, FairyRay } from './betza.js';
 import { SMALL_WORDS } from './board.js';
@@ -27,7 +29,7 @@ import { extendRideChain, leapsOnBoard, newRideChain, type RideChain, rideDense 
 import type { Geometry } from './geometry.js';
 import { DenseLayers } from './layers.js';
 
-/** Zero words on each side of a padded set: a shift reads at most SMALL_WORDS + 2 words away. */
+/** Padding words on each side of a padded set: a shift reads at most SMALL_WORDS + 2 words away. */
 const PAD = SMALL_WORDS + 2;
 
 /** Frontiers, then layers: word `k * words + w` is word w of step k (grown as needed). */
@@ -241,22 +243,19 @@ function step(small: SmallPiece, table: RayTable, src: ArrayLike<number>, at: nu
       continue;
     }
     // A leap on a larger board, or a ride short of the board's edge leap by leap.
-    let any = 0;
-    for (let w = 0; w < words; w++) {
-      const v = pro[base + w] & shiftedAt(front, w, q[i], ti, up);
-      leap[w] = v;
-      moved[w] |= v;
-      any |= v;
-    }
-    for (let j = 1; j < max[i] && any !== 0; j++) {
-      for (let w = 0; w < words; w++) rideFront[PAD + w] = leap[w];
-      any = 0;
+    let from = front;
+    for (let j = 0; j < max[i]; j++) {
+      let any = 0;
       for (let w = 0; w < words; w++) {
-        const v = pro[base + w] & shiftedAt(rideFront, w, q[i], ti, up);
+        const v = pro[base + w] & shiftedAt(from, w, q[i], ti, up);
         leap[w] = v;
         moved[w] |= v;
         any |= v;
       }
+      if (any === 0) break;
+      // The next leap reads these landings padded (never the array it writes).
+      for (let w = 0; w < words; w++) rideFront[PAD + w] = leap[w];
+      from = rideFront;
     }
   }
   if (unrolled) {
@@ -269,7 +268,7 @@ function step(small: SmallPiece, table: RayTable, src: ArrayLike<number>, at: nu
 
 /**
  * Solves a fairy question on a small board (P, S' and T' as `words` words at `data[0]`,
- * `data[words]`, `data[2 * words]`). Returns D and leaves L_0 .. L_D in `smallLayers()`, or
+ * `data[words]`, `data[2 * words]`). Returns D and leaves L_0 .. L_D for `smallLayerStore`, or
  * returns -1 when no target is reachable.
  */
 export function solveFairySmall(geo: Geometry, piece: FairyPiece, data: ArrayLike<number>): number {
