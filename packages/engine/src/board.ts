@@ -41,6 +41,12 @@ export function aBoard(board: Board): string {
   return `${vowel ? 'an' : 'a'} ${describeBoard(board)} board`;
 }
 
+/**
+ * The largest board, in words, that fairy pieces solve on dense words (`fairy-small.ts`) and
+ * whose problems are plain arrays of numbers (`allocateWords`).
+ */
+export const SMALL_WORDS = 8;
+
 /** 32-bit words that hold one bit per square of `squares` squares. */
 export function wordsFor(squares: number): number {
   return (squares + 31) >>> 5;

@@ -14,6 +14,7 @@
  */
 
 import type { FairyPiece } from './betza.js';
+import { andShifted, leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 
 /** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
@@ -24,12 +25,22 @@ export interface RideShift {
   readonly delta: number;
   readonly guard: Int32Array;
   readonly max: number;
+  /**
+   * For a ride whose limit reaches the board's edge (more leaps would leave the board): its
+   * doubling chain (`fairy-rides.ts`), made per solve on first use. Null for leapers and
+   * shorter rides, which go leap by leap.
+   */
+  readonly chain: RideChain | null;
 }
 
 /** A fairy piece's shifts on one board and passable set: forward, and for the backward fill. */
 export interface FairyShifts {
   readonly forward: readonly RideShift[];
   readonly reverse: readonly RideShift[];
+  /** True when some ray has a chain (the fill may then ride by doubling). */
+  readonly chains: boolean;
+  /** Counts the solves these shifts served: a chain made in another solve is stale. */
+  epoch: number;
 }
 
 /** Per board: the start squares of a leap by dx files (its landing's file on the board). */
@@ -53,19 +64,6 @@ function fileGuard(geo: Geometry, dx: number): Int32Array {
     byDx.set(dx, guard);
   }
   return guard;
-}
-
-/** `out &= { i : bit i + delta of src is set }` (bits outside the board read as not set). */
-function andShiftedBack(out: Int32Array, src: Int32Array, delta: number): void {
-  const words = out.length;
-  const q = Math.floor(delta / 32);
-  const t = delta - q * 32; // 0..31
-  for (let w = 0; w < words; w++) {
-    const a = w + q;
-    const lo = a >= 0 && a < words ? src[a] : 0;
-    const hi = a + 1 >= 0 && a + 1 < words ? src[a + 1] : 0;
-    out[w] &= t === 0 ? lo : (lo >>> t) | (hi << (32 - t));
-  }
 }
 
 /** A lame ray's guard, refilled for each passable set: the file guard less the lame squares' starts. */
@@ -103,7 +101,9 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
         guard = new Int32Array(geo.words);
         lameGuards.push({ guard, files, offsets: lame.map(([px, py]) => py * geo.files + px) });
       }
-      return { dx, dy, delta: dy * geo.files + dx, guard, max };
+      const leaps = leapsOnBoard(geo, dx, dy);
+      const chain = max > 1 && leaps > 1 && max >= leaps ? newRideChain(geo.words, leaps) : null;
+      return { dx, dy, delta: dy * geo.files + dx, guard, max, chain };
     };
     const forward: RideShift[] = [];
     const reverse: RideShift[] = [];
@@ -118,7 +118,8 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
         ),
       );
     }
-    shifts = { forward, reverse, lameGuards };
+    const chains = forward.some((s) => s.chain !== null);
+    shifts = { forward, reverse, lameGuards, chains, epoch: 0 };
     if (byBoard.size >= BOARDS_KEPT) byBoard.delete(byBoard.keys().next().value as Geometry);
     byBoard.set(geo, shifts);
   }
@@ -132,9 +133,11 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
  */
 export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Array): FairyShifts {
   const shifts = boardShifts(geo, piece);
+  shifts.epoch++;
   for (const { guard, files, offsets } of shifts.lameGuards) {
-    guard.set(files);
-    for (const offset of offsets) andShiftedBack(guard, passable, offset);
+    // A start u may leap when u + offset is passable, for every offset: P shifted back.
+    andShifted(guard, files, passable, -offsets[0]);
+    for (let i = 1; i < offsets.length; i++) andShifted(guard, guard, passable, -offsets[i]);
   }
   return shifts;
 }

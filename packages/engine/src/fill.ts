@@ -8,33 +8,35 @@
  * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
  * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts` and its
  * WebAssembly build `knight-wide-wasm.ts`); sliders, pawns, fairy pieces (their rays as
- * guarded shifts, `fairy-fill.ts`) and every distance map run here.
+ * guarded shifts, `fairy-fill.ts`, stepped by `fairy-step.ts`) and every distance map run here.
+ * A fairy solve with a single target stops one step early: once a frontier meets the squares
+ * one move before the target (one cheap backward step from one square), the target is the
+ * last layer, and the largest step of a rider's fill, the one that would find it, is skipped.
  */
 import { lowestBit } from './bitset.js';
-import { type FairyShifts, fairyShifts, type RideShift } from './fairy-fill.js';
+import { type FairyShifts, fairyShifts } from './fairy-fill.js';
+import { FairyStep } from './fairy-step.js';
 import type { Geometry } from './geometry.js';
 import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from './knight-wide-wasm.js';
+import { leaperGroupsOf } from './leaper-groups.js';
 import { LeaperFill } from './leapers.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
+import { type Shift, SparseSlider } from './slide.js';
 import type { OrthodoxMover } from './types.js';
 import { Accumulator, type SparseLayers, SparseWords } from './words.js';
-
-/** One shift of a move pattern: move by `delta` squares, only squares in `guard` may. */
-interface Shift {
-  delta: number;
-  guard: Int32Array;
-}
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
 export class WordFill {
   private readonly out: Accumulator;
-  private readonly scratch: Accumulator;
-  private readonly listA: SparseWords;
-  private readonly listB: SparseWords;
+  private readonly slider: SparseSlider;
+  private readonly fairyStep: FairyStep;
   private readonly frontiers: SparseWords;
   private readonly layers: SparseWords;
   private readonly visited: Int32Array;
+  /** The target of a single-target fairy solve, and the squares one move before it. */
+  private readonly targetList = new SparseWords(1);
+  private readonly before: Accumulator;
   private readonly shifts = new Map<string, Shift[]>();
   private leapers: LeaperFill | undefined = undefined;
   private wideKnight: WideKnightFill | undefined = undefined;
@@ -45,12 +47,12 @@ export class WordFill {
   constructor(private readonly geo: Geometry) {
     const w = geo.words;
     this.out = new Accumulator(w);
-    this.scratch = new Accumulator(w);
-    this.listA = new SparseWords(w);
-    this.listB = new SparseWords(w);
+    this.slider = new SparseSlider(w);
+    this.fairyStep = new FairyStep(w, this.slider);
     this.frontiers = new SparseWords(w);
     this.layers = new SparseWords(w);
     this.visited = new Int32Array(w);
+    this.before = new Accumulator(w);
   }
 
   /** The shifts of a leaper's jumps or a slider's directions on this board. */
@@ -65,27 +67,6 @@ export class WordFill {
       this.shifts.set(piece, list);
     }
     return list;
-  }
-
-  /** `dst` = (entries of `src` shifted by `shift`) ∩ `passable`, as a sparse list. */
-  private advance(
-    src: SparseWords,
-    from: number,
-    to: number,
-    delta: number,
-    guard: Int32Array,
-    passable: Int32Array,
-    dst: SparseWords,
-  ): void {
-    const acc = this.scratch;
-    acc.orShifted(src, from, to, delta, guard);
-    dst.n = 0;
-    for (let i = 0; i < acc.n; i++) {
-      const w = acc.touched[i];
-      const v = acc.words[w] & passable[w];
-      if (v !== 0) dst.push(w, v);
-    }
-    acc.clear();
   }
 
   /**
@@ -103,15 +84,7 @@ export class WordFill {
   ): void {
     if (typeof mover !== 'string') {
       const fairy = this.fairy ?? fairyShifts(this.geo, mover, passable);
-      let leaps = false;
-      for (const s of reverse ? fairy.reverse : fairy.forward) {
-        // A single leap needs no list of its own: shift straight into `out`, masked once below.
-        if (s.max === 1) {
-          out.orShifted(src, from, to, s.delta, s.guard);
-          leaps = true;
-        } else this.slide(src, from, to, s, passable, out);
-      }
-      if (leaps) for (let i = 0; i < out.n; i++) out.words[out.touched[i]] &= passable[out.touched[i]];
+      this.fairyStep.step(fairy, src, from, to, passable, reverse, out);
       return;
     }
     const piece = mover;
@@ -125,35 +98,9 @@ export class WordFill {
       }
     } else if (moves.kind === 'slider') {
       // A ray is symmetric too: u reaches v over passable squares iff v reaches u.
-      for (const s of this.shiftsOf(piece, moves.directions)) this.slide(src, from, to, s, passable, out);
+      for (const s of this.shiftsOf(piece, moves.directions)) this.slider.slide(src, from, to, s, passable, out);
     } else {
       this.pawnStep(moves.forward, src, from, to, passable, reverse, out);
-    }
-  }
-
-  /**
-   * Every passable square along `s` from the entries, up to the edge or a blocked square, or
-   * after `s.max` shifts (a fairy ride's limit).
-   */
-  private slide(
-    src: SparseWords,
-    from: number,
-    to: number,
-    s: Shift | RideShift,
-    passable: Int32Array,
-    out: Accumulator,
-  ): void {
-    let cur = this.listA;
-    let next = this.listB;
-    this.advance(src, from, to, s.delta, s.guard, passable, cur);
-    let leapsLeft = 'max' in s ? s.max : Number.POSITIVE_INFINITY;
-    while (cur.n !== 0) {
-      for (let i = 0; i < cur.n; i++) out.or(cur.idx[i], cur.val[i]);
-      if (--leapsLeft === 0) break;
-      this.advance(cur, 0, cur.n, s.delta, s.guard, passable, next);
-      const t = cur;
-      cur = next;
-      next = t;
     }
   }
 
@@ -170,21 +117,21 @@ export class WordFill {
     const all = geo.all;
     const home = pawnHomeRank(forward, geo.ranks);
     const delta = (reverse ? -forward : forward) * geo.files;
-    const single = this.listA;
-    this.advance(src, from, to, delta, all, passable, single);
+    const single = this.slider.listA;
+    this.slider.advance(src, from, to, delta, all, passable, single);
     for (let i = 0; i < single.n; i++) out.or(single.idx[i], single.val[i]);
     // Double step: forward from the home rank over two passable squares; backward, from the
     // rank two ahead of home over two passable squares.
     const startRank = geo.rank(reverse ? home + 2 * forward : home);
-    const starts = this.listB;
+    const starts = this.slider.listB;
     starts.n = 0;
     for (let i = from; i < to; i++) {
       const v = src.val[i] & startRank[src.idx[i]];
       if (v !== 0) starts.push(src.idx[i], v);
     }
     if (starts.n === 0) return;
-    this.advance(starts, 0, starts.n, delta, all, passable, single);
-    this.advance(single, 0, single.n, delta, all, passable, starts);
+    this.slider.advance(starts, 0, starts.n, delta, all, passable, single);
+    this.slider.advance(single, 0, single.n, delta, all, passable, starts);
     for (let i = 0; i < starts.n; i++) out.or(starts.idx[i], starts.val[i]);
   }
 
@@ -212,7 +159,12 @@ export class WordFill {
         return this.wideKnight.solve(passable, sources, targets);
       }
       this.leapers ??= new LeaperFill(this.geo);
-      return this.leapers.solve(piece === 'KNIGHT', passable, sources, targets);
+      return this.leapers.solve(piece, passable, sources, targets);
+    }
+    const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
+    if (groups !== null) {
+      this.leapers ??= new LeaperFill(this.geo);
+      return this.leapers.solve(groups, passable, sources, targets);
     }
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
@@ -308,6 +260,7 @@ export class WordFill {
     frontiers.setFromDense(sources, 0, sources.length);
     visited.set(sources);
     starts.push(frontiers.n);
+    const before = targets !== null && typeof piece !== 'string' ? this.beforeTarget(piece, targets, passable) : null;
     try {
       for (let k = 0; ; k++) {
         const from = starts[k];
@@ -316,6 +269,17 @@ export class WordFill {
         if (dist !== null) recordStep(frontiers, from, to, k, dist);
         if (targets !== null) {
           for (let i = from; i < to; i++) if ((frontiers.val[i] & targets[frontiers.idx[i]]) !== 0) return k;
+        }
+        if (before !== null) {
+          // The target is one move away: F_{k+1} ∩ T' is the target, and the rest of F_{k+1}
+          // is never read, so the step (the largest of a rider's fill) is skipped.
+          for (let i = from; i < to; i++) {
+            if ((frontiers.val[i] & before.words[frontiers.idx[i]]) !== 0) {
+              frontiers.push(this.targetList.idx[0], this.targetList.val[0]);
+              starts.push(frontiers.n);
+              return k + 1;
+            }
+          }
         }
         this.step(piece, frontiers, from, to, passable, false, out);
         for (let i = 0; i < out.n; i++) {
@@ -331,7 +295,20 @@ export class WordFill {
       }
     } finally {
       visited.fill(0);
+      this.before.clear();
     }
+  }
+
+  /**
+   * For a fairy piece and a single target: the squares one move before it (in `this.before`),
+   * so that the forward fill can stop a step early. Null for several targets or none.
+   */
+  private beforeTarget(piece: Mover, targets: Int32Array, passable: Int32Array): Accumulator | null {
+    const list = this.targetList;
+    list.setFromDense(targets, 0, targets.length);
+    if (list.n !== 1 || (list.val[0] & (list.val[0] - 1)) !== 0) return null;
+    this.step(piece, list, 0, 1, passable, true, this.before);
+    return this.before;
   }
 }
 

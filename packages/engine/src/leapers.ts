@@ -1,7 +1,9 @@
 /**
  * The king's and the knight's fill on word arrays, for boards other than 8 x 8. These two
  * pieces carry the large-board questions (mazes, knight tours), so they get a kernel of their
- * own rather than the general fill's eight guarded shifts a step.
+ * own rather than the general fill's eight guarded shifts a step; so do the fairy leapers that
+ * are the same under both mirrors (the camel, the zebra, ...), by their leaps' groups
+ * (`leaper-groups.ts`).
  *
  * A move is split in two: first along the rank (one or two files east and west, within the
  * word, with a rare carry into the neighbouring word), then up or down by whole ranks (a shift
@@ -15,53 +17,10 @@
  * kept padded inside and handed out unpadded.
  */
 
+import { emit, emitBothWays } from './emit.js';
 import type { Geometry } from './geometry.js';
+import { groupStep, type LeapGroup, MAX_GROUP_RANKS } from './leaper-groups.js';
 import { grown, grownSize, type SparseLayers } from './words.js';
-
-/** ORs `v` into `out[j]`; lists `j` in `touched` when it turns non-zero. Returns the list's length. */
-function emit(out: Int32Array, touched: Int32Array, n: number, j: number, v: number): number {
-  const o = out[j];
-  out[j] = o | v;
-  if (o === 0 && v !== 0) touched[n++] = j;
-  return n;
-}
-
-/**
- * Emits `v` (squares of word `j`) moved up (`up` true) or down by `q` words and `t` bits, i.e.
- * by `32 q + t` squares.
- */
-function emitShifted(
-  out: Int32Array,
-  touched: Int32Array,
-  n: number,
-  j: number,
-  v: number,
-  q: number,
-  t: number,
-  up: boolean,
-): number {
-  if (t === 0) return emit(out, touched, n, up ? j + q : j - q, v);
-  if (up) {
-    n = emit(out, touched, n, j + q, v << t);
-    return emit(out, touched, n, j + q + 1, v >>> (32 - t));
-  }
-  n = emit(out, touched, n, j - q, v >>> t);
-  return emit(out, touched, n, j - q - 1, v << (32 - t));
-}
-
-/** Emits `v` at word `j` shifted one way and the other by `q` words and `t` bits. */
-function emitBothWays(
-  out: Int32Array,
-  touched: Int32Array,
-  n: number,
-  j: number,
-  v: number,
-  q: number,
-  t: number,
-): number {
-  n = emitShifted(out, touched, n, j, v, q, t, true);
-  return emitShifted(out, touched, n, j, v, q, t, false);
-}
 
 /** Emits `v` at word `j` on its own rank and one rank up and down. */
 function emitKingRows(
@@ -95,9 +54,23 @@ class Pool {
   }
 }
 
-/** The king's and knight's fill for one board size; holds scratch buffers, so not re-entrant. */
+/** What the leapers' fill moves: the king, the knight, or a fairy leaper's groups (`leaper-groups.ts`). */
+export type LeaperKind = 'KING' | 'KNIGHT' | readonly LeapGroup[];
+
+/** The squares of the board whose file passes `keep`. */
+function filesMask(geo: Geometry, keep: (file: number) => boolean): Int32Array {
+  const out = new Int32Array(geo.words);
+  for (let i = 0; i < geo.n; i++) if (keep(i % geo.files)) out[i >>> 5] |= 1 << (i & 31);
+  return out;
+}
+
+/** The leapers' fill for one board size; holds scratch buffers, so not re-entrant. */
 export class LeaperFill {
   private readonly pad: number;
+  private readonly files: number;
+  /** For a fairy leaper's groups: squares that may move `a` files east (`eastBy[a]`) or west, padded. */
+  private readonly eastBy: Int32Array[] = [];
+  private readonly westBy: Int32Array[] = [];
   private readonly out: Int32Array;
   private readonly touched: Int32Array;
   /** Passable squares not reached yet (P minus the visited squares), padded. */
@@ -117,9 +90,11 @@ export class LeaperFill {
   private readonly q2: number;
   private readonly t2: number;
 
-  constructor(geo: Geometry) {
+  constructor(private readonly geo: Geometry) {
     const words = geo.words;
-    this.pad = 2 * ((geo.files + 31) >>> 5) + 4;
+    // Emits go up to MAX_GROUP_RANKS ranks and a carry word off the board.
+    this.pad = MAX_GROUP_RANKS * ((geo.files + 31) >>> 5) + 4;
+    this.files = geo.files;
     const size = words + 2 * this.pad;
     this.out = new Int32Array(size);
     this.touched = new Int32Array(size);
@@ -142,16 +117,17 @@ export class LeaperFill {
   }
 
   /**
-   * Solves one king or knight problem. Returns the distance D and the layers, or null when T'
+   * Solves one king, knight or fairy leaper (its `LeapGroup`s) problem. Returns the distance D and the layers, or null when T'
    * is unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
    */
   solve(
-    knight: boolean,
+    piece: LeaperKind,
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
     const pad = this.pad;
+    if (typeof piece !== 'string') this.groupMasks(piece);
     this.open.set(passable, pad);
     this.targets.set(targets, pad);
     const pool = this.pool;
@@ -168,21 +144,21 @@ export class LeaperFill {
     }
     this.starts[0] = 0;
     this.starts[1] = pool.n;
-    const distance = pool.n === 0 ? -1 : this.forward(knight, hit !== 0);
+    const distance = pool.n === 0 ? -1 : this.forward(piece, hit !== 0);
     if (distance < 0) return null;
-    this.backward(knight, distance);
+    this.backward(piece, distance);
     return { distance, layers: this.layersOut(distance) };
   }
 
   /** Forward fill until a frontier meets the targets; returns its step, or -1. */
-  private forward(knight: boolean, hitAtStart: boolean): number {
+  private forward(piece: LeaperKind, hitAtStart: boolean): number {
     if (hitAtStart) return 0;
     const pool = this.pool;
     const { out, touched, open, targets } = this;
     for (let k = 0; ; k++) {
       const from = this.starts[k];
       const to = this.starts[k + 1];
-      const n = knight ? this.knightStep(from, to) : this.kingStep(from, to);
+      const n = this.step(piece, from, to);
       pool.reserve(n);
       const idx = pool.idx;
       const val = pool.val;
@@ -208,15 +184,32 @@ export class LeaperFill {
   }
 
   /** Turns frontiers 0..D into layers in place: L_D = F_D ∩ T', L_k = F_k ∩ moves(L_{k+1}). */
-  private backward(knight: boolean, distance: number): void {
+  private backward(piece: LeaperKind, distance: number): void {
     const { idx, val } = this.pool;
     const { out, touched, targets, starts } = this;
     for (let e = starts[distance]; e < starts[distance + 1]; e++) val[e] &= targets[idx[e]];
     // Moves are symmetric for both pieces: the squares a move comes from are the squares it reaches.
     for (let k = distance; k > 0; k--) {
-      const n = knight ? this.knightStep(starts[k], starts[k + 1]) : this.kingStep(starts[k], starts[k + 1]);
+      const n = this.step(piece, starts[k], starts[k + 1]);
       for (let e = starts[k - 1]; e < starts[k]; e++) val[e] &= out[idx[e]];
       for (let i = 0; i < n; i++) out[touched[i]] = 0;
+    }
+  }
+
+  /** Emits the moves of `piece` from pool entries `from .. to`; returns the number of touched words. */
+  private step(piece: LeaperKind, from: number, to: number): number {
+    if (piece === 'KNIGHT') return this.knightStep(from, to);
+    if (piece === 'KING') return this.kingStep(from, to);
+    const { idx, val } = this.pool;
+    return groupStep(piece, this.files, this.eastBy, this.westBy, idx, val, from, to, this.out, this.touched);
+  }
+
+  /** The padded squares that may move `a` files east and west, for every `a` of `groups`. */
+  private groupMasks(groups: readonly LeapGroup[]): void {
+    for (const { files: a } of groups) {
+      if (a === 0 || this.eastBy[a] !== undefined) continue;
+      this.eastBy[a] = this.padded(filesMask(this.geo, (f) => f + a < this.geo.files));
+      this.westBy[a] = this.padded(filesMask(this.geo, (f) => f - a >= 0));
     }
   }
 

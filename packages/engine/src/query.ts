@@ -6,7 +6,7 @@
  */
 import { type FairyPiece, readBetza } from './betza.js';
 import { bitboardError, formatWords, parseWordsInto } from './bitset.js';
-import { resolveBoard, STANDARD_BOARD, wordsFor } from './board.js';
+import { resolveBoard, SMALL_WORDS, STANDARD_BOARD, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
 import type { Mover } from './moves.js';
@@ -24,10 +24,14 @@ export function wordsAt(data: Words, offset: number, count: number): Int32Array 
     : Int32Array.from(data.slice(offset, offset + count));
 }
 
-/** Zeroed words for `count` square sets of a board of `words` words each. */
-export function allocateWords(words: number, count: number): Words {
+/**
+ * Zeroed words for `count` square sets of a board of `words` words each: a plain array up to
+ * 2 words, or up to `SMALL_WORDS` for a fairy piece (`small`), whose fill reads them as they are
+ * (making a typed array of a few words costs more than such a fill); a typed array beyond.
+ */
+export function allocateWords(words: number, count: number, small = false): Words {
   if (words === 2 && count === 3) return [0, 0, 0, 0, 0, 0]; // packed small integers
-  if (words > 2) return new Int32Array(words * count);
+  if (words > (small ? SMALL_WORDS : 2)) return new Int32Array(words * count);
   const out: number[] = [];
   for (let i = 0; i < words * count; i++) out.push(0);
   return out;
@@ -171,7 +175,7 @@ export function prepareQuery(query: PathQuery): Prepared {
   const board = resolveBoard(query.board);
   const n = board.files * board.ranks;
   const words = wordsFor(n);
-  const data = allocateWords(words, 3);
+  const data = allocateWords(words, 3, fairy !== null);
   if (query.mask != null) {
     const problem = typeof query.mask === 'string' ? parseWordsInto(query.mask, n, data, 0) : 'is not a bitboard';
     if (problem !== null) throw bitboardError(['mask'], query.mask, problem, board);

@@ -9,8 +9,9 @@
  */
 
 import { parseWordsInto } from './bitset.js';
-import { STANDARD_BOARD } from './board.js';
+import { SMALL_WORDS, STANDARD_BOARD } from './board.js';
 import { InputError } from './errors.js';
+import { smallLayerStore, solveFairySmall } from './fairy-small.js';
 import { fairy64Words, solveFairy64 } from './fairy64.js';
 import { wordFillOf } from './fill.js';
 import { geometryOf } from './geometry.js';
@@ -67,6 +68,10 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
       return new StandardSolution(piece, pLo, pHi, sLo, sHi, tLo, tHi, distance, fairy64Words, prepared);
     }
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
+  }
+  if (fairy !== null && words <= SMALL_WORDS && options?.representation !== 'general') {
+    const distance = solveFairySmall(geometryOf(board), fairy, data);
+    return new StoredSolution(prepared, distance < 0 ? NO_LAYERS : smallLayerStore(distance, words), false);
   }
   const solved = wordFillOf(geometryOf(board)).solve(
     prepared.mover,

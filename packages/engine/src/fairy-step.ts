@@ -1,0 +1,88 @@
+/**
+ * One step of a fairy piece in the general fill (`fill.ts`): every ray of its Betza text
+ * (`fairy-fill.ts`) from a frontier given as sparse words. A leap shifts the frontier's words
+ * once. A ride goes one of two ways, by the frontier's size: from a small frontier leap by leap
+ * on sparse lists (`slide.ts`), each leap a pass over what the ride still holds; from a frontier
+ * that covers a good part of the board by doubling (`fairy-rides.ts`), a few passes over the
+ * whole board whatever the ride's length. Both give the same squares; which is cheaper depends
+ * on how much of the board the frontier holds (`DENSE_FRONTIER_SHARE`).
+ */
+import type { FairyShifts } from './fairy-fill.js';
+import { fillRideChain, rideDense } from './fairy-rides.js';
+import type { SparseSlider } from './slide.js';
+import type { Accumulator, SparseWords } from './words.js';
+
+/**
+ * A step rides by doubling when its frontier's words, times this, reach the board's words: on
+ * the nightrider on 64 x 64 (128 words), 4 to 16 measured within a few per cent of each other,
+ * 2 and 32 slower, 128 (never dense) half as fast.
+ */
+const DENSE_FRONTIER_SHARE = 8;
+
+/** A fairy step's dense frontier, one ride's scratch, and the rides' landings (zero between steps). */
+interface DenseScratch {
+  readonly src: Int32Array;
+  readonly gen: Int32Array;
+  readonly out: Int32Array;
+}
+
+/** The fairy step on a board of `words` words; holds scratch, so one solve at a time. */
+export class FairyStep {
+  /** Dense square sets for rides by doubling, made on first use. */
+  private dense: DenseScratch | undefined = undefined;
+
+  constructor(
+    private readonly words: number,
+    private readonly slider: SparseSlider,
+  ) {}
+
+  /**
+   * ORs into `out` every passable square one move (`reverse`: one move back) of the piece of
+   * `fairy` from a square of `src` entries `from .. to`.
+   */
+  step(
+    fairy: FairyShifts,
+    src: SparseWords,
+    from: number,
+    to: number,
+    passable: Int32Array,
+    reverse: boolean,
+    out: Accumulator,
+  ): void {
+    const dense = fairy.chains && (to - from) * DENSE_FRONTIER_SHARE >= this.words ? this.denseOf(src, from, to) : null;
+    let leaps = false;
+    for (const s of reverse ? fairy.reverse : fairy.forward) {
+      // A single leap needs no list of its own: shift straight into `out`, masked once below.
+      if (s.max === 1) {
+        out.orShifted(src, from, to, s.delta, s.guard);
+        leaps = true;
+      } else if (dense !== null && s.chain !== null) {
+        if (s.chain.epoch !== fairy.epoch) {
+          fillRideChain(s.chain, s.delta, s.guard, passable);
+          s.chain.epoch = fairy.epoch;
+        }
+        rideDense(dense.src, s.delta, s.chain, dense.gen, dense.out);
+      } else this.slider.slide(src, from, to, s, passable, out);
+    }
+    if (leaps) for (let i = 0; i < out.n; i++) out.words[out.touched[i]] &= passable[out.touched[i]];
+    if (dense !== null) {
+      // The rides' landings into `out`; the scratch left zero for the next step.
+      const rides = dense.out;
+      for (let w = 0; w < rides.length; w++) {
+        if (rides[w] !== 0) {
+          out.or(w, rides[w]);
+          rides[w] = 0;
+        }
+      }
+      for (let i = from; i < to; i++) dense.src[src.idx[i]] = 0;
+    }
+  }
+
+  /** The entries `from .. to` of `src` as a dense square set, with the dense rides' scratch. */
+  private denseOf(src: SparseWords, from: number, to: number): DenseScratch {
+    const w = this.words;
+    const dense = (this.dense ??= { src: new Int32Array(w), gen: new Int32Array(w), out: new Int32Array(w) });
+    for (let i = from; i < to; i++) dense.src[src.idx[i]] |= src.val[i];
+    return dense;
+  }
+}
