@@ -6,27 +6,14 @@
  * connection is closed the writer steps aside rather than failing.
  */
 import { describe, expect, it } from 'vitest';
+import { ROW_COLUMNS } from '../../src/store/cache-reads.js';
 import { SqliteRowWrites, sqliteTimestamp } from '../../src/store/cache-writes.js';
 import { PrismaResultCache } from '../../src/store/result-cache.js';
 import { keysIn, useCacheFixture } from '../support/result-cache-fixture.js';
 import { questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
 
-const COLUMNS = [
-  'key',
-  'piece',
-  'files',
-  'ranks',
-  'mask',
-  'sources',
-  'targets',
-  'distance',
-  'pathCount',
-  'bytes',
-  'layers',
-  'createdAt',
-  'hitCount',
-  'lastHitAt',
-];
+/** Every column of a cache row: those a read returns, and the bookkeeping ones. */
+const COLUMNS = [...ROW_COLUMNS, 'bytes', 'createdAt', 'hitCount', 'lastHitAt'];
 
 /** Each column's SQLite type and its value (the dates as their stored text). */
 const describeRow = COLUMNS.map(
