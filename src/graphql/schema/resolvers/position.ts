@@ -5,12 +5,43 @@
  * squares the other colour attacks removed), then loads it through the request's shared loader.
  */
 
-import type { PathQuery } from '@chess-paths/engine';
 import { checkBoard, checkFen } from '../../limits/limits.js';
-import { resolveResult } from '../../request/context.js';
+import { type Context, resolveResult } from '../../request/context.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
 import { prepareQuestion, rethrowUnder } from '../../request/questions.js';
 import type { PositionResolvers, QueryResolvers } from '../generated/resolvers.js';
+
+/**
+ * `value` handed to `then`: at once when it is ready (the resolver does not wait, and its
+ * questions join the request's one loader batch as before), else once it is, with the request's
+ * loader batch held back meanwhile (`PreparationGate`) so that what `then` loads still joins it.
+ * The batch is let go right after `then` (it loaded what it had to), or with `untilTurn` one
+ * event-loop turn later: for a parent whose children load (graphql-js resolves them only once the
+ * parent's value is there). A failure goes through `rethrowUnder` either way.
+ */
+function whenReady<T, R>(
+  ctx: Context,
+  value: T | Promise<T>,
+  then: (ready: T) => R,
+  untilTurn = false,
+): R | Promise<R> {
+  if (!(value instanceof Promise)) return then(value);
+  ctx.preparing.enter();
+  const leave = () => (untilTurn ? setImmediate(() => ctx.preparing.leave()) : ctx.preparing.leave());
+  return value.then(
+    (ready) => {
+      try {
+        return then(ready);
+      } finally {
+        leave();
+      }
+    },
+    (err: unknown) => {
+      leave();
+      return rethrowUnder(err, []);
+    },
+  );
+}
 
 /** `Query.position`. */
 export const positionQueries: Pick<QueryResolvers, 'position'> = {
@@ -19,7 +50,9 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
     checkFen(fen, limits, ['fen']);
     checkBoard(board, limits, ['board']);
     try {
-      return engine.parseFen(fen, engine.resolveBoard(board));
+      // Reading a large FEN is engine work: on the request's budget, and paced like the rest.
+      const parsed = ctx.budget.lazy(() => engine.parseFen(fen, engine.resolveBoard(board)));
+      return whenReady(ctx, parsed, (ready) => ready, true);
     } catch (err) {
       rethrowUnder(err, []);
     }
@@ -29,19 +62,25 @@ export const positionQueries: Pick<QueryResolvers, 'position'> = {
 /** `Position.paths`; the other fields are read straight from the engine's parsed position. */
 export const position: PositionResolvers = {
   paths: (parsed, { from, to, avoidAttacked, blocked }, ctx, info) => {
-    let query: PathQuery;
     try {
-      // With avoidAttacked the engine walks every attacker's moves: engine time, on the request's budget.
-      query = ctx.budget.run(() => ctx.services.engine.positionQuery(parsed, from, to, avoidAttacked ?? false));
-      if (blocked) query.blocked = [...(query.blocked ?? []), ...blocked];
+      // With avoidAttacked the engine walks every attacker's moves; preparing the question reads
+      // its board. Both are engine time on the request's budget, paced: once a slice is used, the
+      // aliases of a request (graphql-js resolves them in one go) each wait for a turn.
+      const prepared = ctx.budget.lazy(() => {
+        const query = ctx.services.engine.positionQuery(parsed, from, to, avoidAttacked ?? false);
+        if (blocked) query.blocked = [...(query.blocked ?? []), ...blocked];
+        return prepareQuestion(ctx, query, [], false);
+      });
+      return whenReady(ctx, prepared, (ready) => {
+        notePositionDiagram(
+          ctx.positionDiagrams,
+          info,
+          avoidAttacked ? { fen: parsed.fen, mover: from } : { fen: parsed.fen },
+        );
+        return resolveResult(ctx, ready);
+      });
     } catch (err) {
       rethrowUnder(err, []);
     }
-    notePositionDiagram(
-      ctx.positionDiagrams,
-      info,
-      avoidAttacked ? { fen: parsed.fen, mover: from } : { fen: parsed.fen },
-    );
-    return resolveResult(ctx, prepareQuestion(ctx, query, [], false));
   },
 };
