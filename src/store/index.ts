@@ -218,6 +218,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   // The first write takes the exclusive lock and proves the database writable; a failure leaves
   // the store open but unavailable, and the retry logic recovers it.
   await availability.trial();
+  await cache.warmUp();
   const guardedCache: ResultCache = {
     getMany: (problems) => availability.read(() => cache.getMany(problems)),
     putMany: (results) => availability.write(() => cache.putMany(results)),

@@ -260,6 +260,20 @@ export class PrismaResultCache implements ResultCache {
     }
   }
 
+  /**
+   * Runs the size lookup once for a key no row has: Prisma loads its query compiler and plans a
+   * query the first time it meets it, near a hundred milliseconds of the event loop that would
+   * otherwise fall on the first request to look up a large board. A failure is left to the
+   * first real lookup.
+   */
+  async warmUp(): Promise<void> {
+    try {
+      await this.#prisma.cachedResult.findMany({ where: { key: { in: [''] } }, select: { key: true, bytes: true } });
+    } catch {
+      // The first real lookup meets the same failure and reports it.
+    }
+  }
+
   /** Writes pending hit counts now (also waits for a flush in progress). */
   flush(): Promise<void> {
     return this.#hits.flush();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ROW_COLUMNS, SqliteRowReads } from '../../src/store/cache-reads.js';
-import { isRowRead, keyParams, useCacheFixture } from '../support/result-cache-fixture.js';
+import { isRowRead, isSizeRead, keyParams, useCacheFixture } from '../support/result-cache-fixture.js';
 import { questionOf, syntheticResult } from '../support/store-fixtures.js';
 
 describe('result cache rows read without Prisma (SQLite)', () => {
@@ -62,5 +62,15 @@ describe('result cache rows read without Prisma (SQLite)', () => {
     } finally {
       if (db.open) db.close();
     }
+  });
+});
+
+describe('the result cache at open', () => {
+  const { openCache } = useCacheFixture();
+
+  it("has Prisma plan the size lookup before the first request (it loads Prisma's query compiler)", async () => {
+    const atOpen: string[] = [];
+    await openCache({}, { onQuery: (e) => atOpen.push(e.query) });
+    expect(atOpen.filter(isSizeRead)).toHaveLength(1);
   });
 });
