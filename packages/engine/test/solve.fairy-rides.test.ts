@@ -8,9 +8,7 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import { solve } from '../src/solve.js';
-import type { PathQuery } from '../src/types.js';
-import { expectMatchesReference, fairyCase } from './support/fairy-cases.js';
-import { referenceFormatHex, referenceSquareName } from './support/reference-bfs.js';
+import { expectMatchesReference, fairyCase, fairyQuestion, seededRandom } from './support/fairy-cases.js';
 
 describe('riders and lame leapers on boards of every shape', () => {
   // Rides whose limit reaches the edge go by doubling from large frontiers and leap by leap
@@ -57,28 +55,12 @@ describe('riders and lame leapers on boards of every shape', () => {
         (small, betza, [files, ranks]) => {
           // The small case's seed picks the squares; its board is replaced by a larger one.
           const n = files * ranks;
-          let state = small.problem.passable.length * 7919 + small.problem.sources.length;
-          const random = () => {
-            state = (state * 1103515245 + 12345) % 2 ** 31;
-            return state / 2 ** 31;
-          };
+          const random = seededRandom(small.problem.passable.length * 7919 + small.problem.sources.length);
           const passable = Array.from({ length: n }, () => random() >= 0.15);
           const from = [Math.floor(random() * n)];
           const to = [Math.floor(random() * n)];
-          const board = { files, ranks };
-          const name = (i: number) => referenceSquareName(i, board);
-          const query: PathQuery = {
-            piece: 'FAIRY',
-            betza,
-            board,
-            mask: referenceFormatHex(passable, board),
-            from: from.map(name),
-            to: to.map(name),
-          };
-          expectMatchesReference(solve(query), {
-            query,
-            problem: { betza, files, ranks, passable, sources: from, targets: to },
-          });
+          const question = fairyQuestion(betza, { files, ranks }, passable, from, to);
+          expectMatchesReference(solve(question.query), question);
         },
       ),
       { numRuns: 40 },

@@ -11,8 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
 import { restoreResult, type SolveOptions, solve } from '../src/solve.js';
 import type { PathQuery } from '../src/types.js';
-import { expectMatchesReference, fairyCase } from './support/fairy-cases.js';
-import { referenceFormatHex, referenceSquareName } from './support/reference-bfs.js';
+import { expectMatchesReference, fairyCase, fairyQuestion, seededRandom } from './support/fairy-cases.js';
 
 const REPRESENTATIONS: SolveOptions[] = [{}, { representation: 'general', kernel: 'javascript' }];
 
@@ -197,29 +196,13 @@ describe('fairy pieces on large boards', () => {
       fc.assert(
         fc.property(fairyCase(4), (small) => {
           // The arbitrary's board is replaced by the large one; its seed still picks the squares.
-          let state = small.problem.passable.length * 7919 + small.problem.sources.length;
-          const random = () => {
-            state = (state * 1103515245 + 12345) % 2 ** 31;
-            return state / 2 ** 31;
-          };
-          const board = { files, ranks };
+          const random = seededRandom(small.problem.passable.length * 7919 + small.problem.sources.length);
           const n = files * ranks;
           const passable = Array.from({ length: n }, () => random() >= 0.1);
           const from = [Math.floor(random() * n)];
           const to = [Math.floor(random() * n), Math.floor(random() * n)];
-          const name = (i: number) => referenceSquareName(i, board);
-          const query: PathQuery = {
-            piece: 'FAIRY',
-            betza,
-            board,
-            mask: referenceFormatHex(passable, board),
-            from: from.map(name),
-            to: to.map(name),
-          };
-          expectMatchesReference(solve(query), {
-            query,
-            problem: { betza, files, ranks, passable, sources: from, targets: to },
-          });
+          const question = fairyQuestion(betza, { files, ranks }, passable, from, to);
+          expectMatchesReference(solve(question.query), question);
         }),
         { numRuns: 3 },
       );

@@ -18,6 +18,37 @@ export interface FairyCase {
   readonly problem: Parameters<typeof referenceFairySolve>[0];
 }
 
+/** The same sequence of numbers in [0, 1) for the same seed (a linear congruential generator). */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+/** The question of `betza` from `from` to `to` (square indices) on `board` with `passable` squares. */
+export function fairyQuestion(
+  betza: string,
+  board: { files: number; ranks: number },
+  passable: boolean[],
+  from: number[],
+  to: number[],
+): FairyCase {
+  const name = (i: number) => referenceSquareName(i, board);
+  return {
+    query: {
+      piece: 'FAIRY',
+      betza,
+      board,
+      mask: referenceFormatHex(passable, board),
+      from: from.map(name),
+      to: to.map(name),
+    },
+    problem: { betza, files: board.files, ranks: board.ranks, passable, sources: from, targets: to },
+  };
+}
+
 /** Texts the reader accepts (the grammar's arbitrary makes a few it refuses). */
 const pieceText = betzaText(3).filter((text) => {
   try {
@@ -41,29 +72,11 @@ export const fairyCase = (maxSide: number, minSide = 1): fc.Arbitrary<FairyCase>
       density: fc.constantFrom(0, 0.1, 0.25, 0.4),
     })
     .map(({ betza, files, ranks, seed, sources, targets, density }) => {
-      let state = seed;
-      const random = () => {
-        state = (state * 1103515245 + 12345) % 2 ** 31;
-        return state / 2 ** 31;
-      };
+      const random = seededRandom(seed);
       const n = files * ranks;
-      const board = { files, ranks };
       const passable = Array.from({ length: n }, () => random() >= density);
       const pick = (count: number) => Array.from({ length: count }, () => Math.floor(random() * n));
-      const from = pick(sources);
-      const to = pick(targets);
-      const name = (i: number) => referenceSquareName(i, board);
-      return {
-        query: {
-          piece: 'FAIRY',
-          betza,
-          board,
-          mask: referenceFormatHex(passable, board),
-          from: from.map(name),
-          to: to.map(name),
-        },
-        problem: { betza, files, ranks, passable, sources: from, targets: to },
-      };
+      return fairyQuestion(betza, { files, ranks }, passable, pick(sources), pick(targets));
     });
 
 /** Every field of `result` against the reference's answer. */
