@@ -12,6 +12,7 @@
  * (the adapter closed it, or hides it) `read` says so and the caller reads through Prisma.
  */
 import type Database from 'better-sqlite3';
+import { ConnectionStatements } from './connection-statements.js';
 
 /** A result-cache row as the cache reads it. */
 export interface CachedRow {
@@ -59,9 +60,8 @@ export interface QueryEvent {
 export class SqliteRowReads {
   readonly #database: () => Database.Database | undefined;
   readonly #onQuery: ((event: QueryEvent) => void) | undefined;
-  /** Statements by number of keys, for the connection they were prepared on. */
-  #statements = new Map<number, Database.Statement>();
-  #preparedOn: Database.Database | undefined;
+  /** Statements by number of keys. */
+  readonly #statements = new ConnectionStatements<number>();
 
   constructor(database: () => Database.Database | undefined, onQuery?: (event: QueryEvent) => void) {
     this.#database = database;
@@ -73,16 +73,10 @@ export class SqliteRowReads {
     const db = this.#database();
     if (!db) return undefined;
     if (keys.length === 0) return [];
-    if (db !== this.#preparedOn) {
-      this.#statements = new Map();
-      this.#preparedOn = db;
-    }
-    let statement = this.#statements.get(keys.length);
-    if (!statement) {
-      // The adapter turns on safe integers for the connection; these columns are small numbers.
-      statement = db.prepare(rowReadSql(keys.length)).safeIntegers(false);
-      this.#statements.set(keys.length, statement);
-    }
+    // The adapter turns on safe integers for the connection; these columns are small numbers.
+    const statement = this.#statements.get(db, keys.length, () =>
+      db.prepare(rowReadSql(keys.length)).safeIntegers(false),
+    );
     const started = this.#onQuery ? performance.now() : 0;
     const rows = statement.all(...keys) as CachedRow[];
     for (const row of rows) {

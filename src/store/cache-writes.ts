@@ -17,6 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { QueryEvent } from './cache-reads.js';
+import { ConnectionStatements } from './connection-statements.js';
 
 /** A date as Prisma's SQLite adapter binds it (its default `iso8601` timestamp format). */
 export function sqliteTimestamp(date: Date): string {
@@ -33,16 +34,12 @@ export interface RowsWrite {
   evict?: { sql: string; value: number };
 }
 
-/** Most statements kept prepared (one per number of rows in an upsert, and the eviction). */
-const MAX_STATEMENTS = 256;
-
 /** Row writes on the connection `database()` gives; see the file comment. */
 export class SqliteRowWrites {
   readonly #database: () => Database.Database | undefined;
   readonly #onQuery: ((event: QueryEvent) => void) | undefined;
-  /** Statements by SQL text, for the connection they were prepared on. */
-  #statements = new Map<string, Database.Statement>();
-  #preparedOn: Database.Database | undefined;
+  /** Statements by SQL text. */
+  readonly #statements = new ConnectionStatements<string>();
 
   constructor(database: () => Database.Database | undefined, onQuery?: (event: QueryEvent) => void) {
     this.#database = database;
@@ -78,17 +75,7 @@ export class SqliteRowWrites {
   }
 
   #statement(db: Database.Database, sql: string): Database.Statement {
-    if (db !== this.#preparedOn) {
-      this.#statements = new Map();
-      this.#preparedOn = db;
-    }
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      if (this.#statements.size >= MAX_STATEMENTS) this.#statements.clear();
-      statement = db.prepare(sql);
-      this.#statements.set(sql, statement);
-    }
-    return statement;
+    return this.#statements.get(db, sql, () => db.prepare(sql));
   }
 }
 
