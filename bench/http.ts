@@ -20,8 +20,10 @@
  * It prints requests per second and p50/p99 latency for each, the ratio of (a) to the trivial
  * query (target: at least 0.7) and of warm to cold (target: at least 3). Every scenario is warmed
  * up first (2 s, not counted), so the JIT has settled before anything is measured. Each server runs
- * as a separate process (so the load generator does not share its event loop): `src/server.ts`
- * through tsx (which only costs at start-up, never per request). Options (env): BENCH_DURATION
+ * as a separate process (so the load generator does not share its event loop): the built server,
+ * `dist/server.js`, as `npm start` runs it (built first when dist/ is older than src/; not through
+ * tsx, whose module hooks cost on every `require`, and Apollo requires `crypto` for every
+ * request's hash). Options (env): BENCH_DURATION
  * seconds per scenario (default 10), BENCH_CONNECTIONS (default 50), BENCH_URL to measure only the
  * server-A scenarios against a server already running.
  *
@@ -57,6 +59,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureBuilt, serverPath } from './attack-server.js';
 import { freePort, randomQuestion } from './questions.js';
 import { seededRandom } from './rng.js';
 
@@ -108,10 +111,11 @@ const body = (query: string, variables?: unknown) => JSON.stringify({ query, var
 async function startServerProcess(
   env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  ensureBuilt();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-bench-'));
   const extra = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const args = [...extra, '--import', 'tsx', join(root, 'src/server.ts')];
+  const args = [...extra, serverPath];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
