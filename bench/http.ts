@@ -54,7 +54,7 @@
  * rows (not profiled) writes them to bench/http-results.json.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -371,9 +371,29 @@ interface DistinctRow extends Row {
   key: string;
   goal: number | undefined;
   ratio: number | undefined;
+  /** The server's CPU time (all its threads) per request in the measured round, µs; undefined for an outside server. */
+  cpuUs: number | undefined;
+  /** The trivial row's CPU time per request over this row's (what `ratio` would be on a server with a core to itself). */
+  cpuRatio: number | undefined;
   layers: Layers;
   round: number;
 }
+
+/** CPU time a process has used, user and system, all threads, in µs (from /proc; undefined elsewhere). */
+function processCpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), counted from the state (field 3) here.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** Server D: the four rows of the issue, side by side, on the defaults and a fresh database. */
 async function distinct(external: string | undefined): Promise<DistinctRow[]> {
@@ -418,26 +438,40 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       roundLoads.push(loadavg());
       if (distinctRounds > 1) console.log(`  round ${round}, load average ${fmtLoad(loadavg())}`);
       let trivialRps: number | undefined;
+      let trivialCpu: number | undefined;
       for (const r of rows) {
         let before: Counters | undefined;
         let started = 0n;
+        let cpuBefore: number | undefined;
         const row = await run(`D ${r.name}`, url, r.request(), {
           connections: DISTINCT_CONNECTIONS,
           duration: distinctDuration,
           beforeRound: async () => {
             before = await counters(url);
+            cpuBefore = processCpuUs(server?.child.pid);
             started = process.hrtime.bigint();
           },
         });
         const ended = process.hrtime.bigint();
+        const cpuAfter = processCpuUs(server?.child.pid);
         const layers = difference(before as Counters, await counters(url));
-        console.log(`    answered by: ${describeLayers(layers)}`);
+        const cpuUs =
+          cpuBefore === undefined || cpuAfter === undefined || layers.requests === 0
+            ? undefined
+            : (cpuAfter - cpuBefore) / layers.requests;
+        console.log(
+          `    answered by: ${describeLayers(layers)}${cpuUs === undefined ? '' : `; server CPU ${cpuUs.toFixed(0)} µs a request`}`,
+        );
         // The window on the monotonic clock a V8 CPU profile's times are on, to cut the round out of one.
         if (process.env.BENCH_SERVER_ARGS)
           console.log(`    measured from ${started / 1000n} to ${ended / 1000n} µs (monotonic)`);
-        if (r.key === 'trivial') trivialRps = row.rps;
+        if (r.key === 'trivial') {
+          trivialRps = row.rps;
+          trivialCpu = cpuUs;
+        }
         const ratio = trivialRps === undefined ? undefined : row.rps / trivialRps;
-        out.push({ ...row, key: r.key, goal: r.goal, ratio, layers, round });
+        const cpuRatio = trivialCpu === undefined || cpuUs === undefined ? undefined : trivialCpu / cpuUs;
+        out.push({ ...row, key: r.key, goal: r.goal, ratio, cpuUs, cpuRatio, layers, round });
       }
     }
   } finally {
@@ -452,12 +486,16 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
   const summary = rows.map((r) => {
     const mine = out.filter((o) => o.key === r.key);
     const ratios = mine.flatMap((o) => (o.ratio === undefined ? [] : [o.ratio]));
+    const cpus = mine.flatMap((o) => (o.cpuUs === undefined ? [] : [o.cpuUs]));
+    const cpuRatios = mine.flatMap((o) => (o.cpuRatio === undefined ? [] : [o.cpuRatio]));
     return {
       key: r.key,
       name: r.name,
       goal: r.goal,
       rps: median(mine.map((o) => o.rps)),
       ratio: ratios.length > 0 ? median(ratios) : undefined,
+      cpuUs: cpus.length > 0 ? median(cpus) : undefined,
+      cpuRatio: cpuRatios.length > 0 ? median(cpuRatios) : undefined,
     };
   });
   console.log('');
@@ -470,7 +508,11 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       row.goal === undefined || row.ratio === undefined
         ? ''
         : `   goal >= ${row.goal.toFixed(2)}: ${row.ratio >= row.goal ? 'met' : 'not met'}`;
-    console.log(`  ${row.name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   ${ratio}${goal}`);
+    const cpu =
+      row.cpuUs === undefined
+        ? ''
+        : `   server CPU ${row.cpuUs.toFixed(0).padStart(4)} µs a request${row.cpuRatio === undefined ? '' : `, CPU ratio ${row.cpuRatio.toFixed(2)}`}`;
+    console.log(`  ${row.name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   ${ratio}${goal}${cpu}`);
   }
   console.log(`  load average at the end: ${fmtLoad(loadAfter)}`);
   if (!external && rows.length === all.length && !process.env.BENCH_SERVER_ARGS) {
@@ -494,6 +536,8 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
         requestsPerSecond: Math.round(r.rps),
         ratio: r.ratio === undefined ? null : Number(r.ratio.toFixed(3)),
         goal: r.goal ?? null,
+        serverCpuUsPerRequest: r.cpuUs === undefined ? null : Math.round(r.cpuUs),
+        cpuRatio: r.cpuRatio === undefined ? null : Number(r.cpuRatio.toFixed(3)),
       })),
       rounds: out.map((r) => ({
         round: r.round,
@@ -501,6 +545,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
         requestsPerSecond: Math.round(r.rps),
         ratio: r.ratio === undefined ? null : Number(r.ratio.toFixed(3)),
         latencyMs: { p50: r.p50, p99: r.p99 },
+        serverCpuUsPerRequest: r.cpuUs === undefined ? null : Math.round(r.cpuUs),
         errors: r.errors,
         non2xx: r.non2xx,
         answeredBy: r.layers,

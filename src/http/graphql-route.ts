@@ -6,7 +6,8 @@
  * out (they can only send form and text types). GET needs no such header: it only runs queries.
  * The request goes to the gateway with its headers and query string; Apollo answers GET with
  * `Accept: text/html` with the playground page. A JSON POST whose exact text was answered before
- * from hot results alone gets that response again before any parsing (`response-cache.ts`). A
+ * from hot results alone (and asked before that) gets that response again before any parsing
+ * (`response-cache.ts`). A
  * cacheable GET answer gets an ETag, and a request whose `If-None-Match` matches it gets 304.
  * A large answer is encoded and tagged a piece a turn (`large-text.ts`). When the response is over (sent, or its client gone) the gateway is told, so the request's
  * work ends with it.
@@ -71,8 +72,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       sendError(res, 415, ErrorCode.BadRequest, message);
       return undefined;
     }
-    const cacheKey = responseCache.keyOf(req.headers.accept, text);
-    const kept = cacheKey === undefined ? undefined : responseCache.get(cacheKey);
+    const { response: kept, key: cacheKey } = responseCache.lookup(req.headers.accept, text);
     if (kept) {
       metrics.responseCacheHits.inc();
       res.statusCode = 200;

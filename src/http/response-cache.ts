@@ -8,8 +8,13 @@
  * response's content type, and the raw body: document, variables and operation name), and sent
  * again without parsing or executing anything. Which responses qualify is one rule, in
  * `src/graphql/caching/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
+ *
+ * A response is kept only for a request text seen before (`Doorkeeper`): a stream of questions
+ * each asked once (a front end going through positions) keeps nothing and evicts nothing, and a
+ * text asked again is kept from its second answer on.
  */
 import { LRUCache } from 'lru-cache';
+import { Doorkeeper } from '../graphql/caching/doorkeeper.js';
 
 /** Longest request body kept as a key, characters. */
 export const MAX_KEY_LENGTH = 16 * 1024;
@@ -24,9 +29,18 @@ export interface CachedResponse {
   body: string;
 }
 
+/** What the cache has for a request: its kept response, or the key to keep its response under. */
+export interface Lookup {
+  /** The response kept for this request text. */
+  response?: CachedResponse;
+  /** Set when the response may be kept (the cache is on, the body short enough, the text seen before). */
+  key?: string;
+}
+
 /** Whole responses by request text. */
 export class ResponseCache {
   readonly #lru: LRUCache<string, CachedResponse> | undefined;
+  readonly #doorkeeper = new Doorkeeper();
 
   constructor(size: number) {
     this.#lru =
@@ -39,15 +53,13 @@ export class ResponseCache {
         : undefined;
   }
 
-  /** The key of a request, or undefined when it cannot be kept (cache off, body too long). */
-  keyOf(accept: string | undefined, body: string): string | undefined {
-    if (!this.#lru || body.length > MAX_KEY_LENGTH) return undefined;
-    return `${accept ?? ''}\n${body}`;
-  }
-
-  /** The response kept for a key. */
-  get(key: string): CachedResponse | undefined {
-    return this.#lru?.get(key);
+  /** The kept response of a request (its Accept header and body), or the key to keep it under. */
+  lookup(accept: string | undefined, body: string): Lookup {
+    if (!this.#lru || body.length > MAX_KEY_LENGTH) return {};
+    const key = `${accept ?? ''}\n${body}`;
+    const response = this.#lru.get(key);
+    if (response) return { response };
+    return this.#doorkeeper.seen(key) ? { key } : {};
   }
 
   /** Keeps a response (unless it is too long). */

@@ -1,8 +1,9 @@
 /**
  * The response cache over real HTTP: a request answered from memoised results alone is answered
  * again from its kept response (same bytes, nothing executed: observed in /metrics), keyed by the
- * exact body and Accept header; anything with state or errors (loader results, analyses,
- * mutations, errors, `{ __typename }`) is never kept; RESPONSE_CACHE_SIZE=0 turns it off.
+ * exact body and Accept header, from the second time a text comes in; anything with state or
+ * errors (loader results, analyses, mutations, errors, `{ __typename }`) is never kept;
+ * RESPONSE_CACHE_SIZE=0 turns it off.
  */
 import { describe, expect, it } from 'vitest';
 import { SEED_QUERY, startTestServer, type TestServer } from '../support/test-server.js';
@@ -47,6 +48,31 @@ describe('response cache (RESPONSE_CACHE_SIZE)', () => {
       await post(t, JSON.stringify({ query: SEED, variables: {} }));
       await post(t, body, { accept: 'application/graphql-response+json' });
       expect(await kept(t)).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keeps the response of a text only from its second time: a text asked once keeps nothing', async () => {
+    const t = await startTestServer({ database: false });
+    try {
+      const body = JSON.stringify({ query: SEED });
+      for (let i = 0; i < 3; i++) await post(t, body); // memoised, then kept
+      expect(await kept(t)).toBe(1);
+      const memo = await t.metric('chess_paths_memo_hits_total');
+
+      // The same question in a new text: answered from the memo, not kept the first time.
+      const spaced = JSON.stringify({ query: ` ${SEED}` });
+      const first = await post(t, spaced);
+      expect(await t.metric('chess_paths_memo_hits_total')).toBe(memo + 1);
+      const second = await post(t, spaced);
+      expect(await t.metric('chess_paths_memo_hits_total')).toBe(memo + 2);
+      expect(await kept(t)).toBe(1);
+      const third = await post(t, spaced); // kept after its second answer
+      expect(await kept(t)).toBe(2);
+      expect(await t.metric('chess_paths_memo_hits_total')).toBe(memo + 2);
+      expect(third.text).toBe(first.text);
+      expect(second.text).toBe(first.text);
     } finally {
       await t.close();
     }

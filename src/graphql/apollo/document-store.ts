@@ -13,10 +13,16 @@
  * stores, so that `has(queryHash)` can say whether Apollo will find a text, and a document
  * validated by other means (`known-shapes.ts`) can be handed over (`offer`): Apollo's next look-up
  * of that hash finds it, and it is then kept like any other.
+ *
+ * A document is kept only when its text was validated before (`Doorkeeper`): a stream of new
+ * questions written with literals, each asked once, would otherwise fill the store with documents
+ * never read again, and the collector of the heap's old generation would pay for each. A text
+ * that comes again is parsed and validated a second time, and kept from then on.
  */
 import type { DocumentStore } from '@apollo/server';
 import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { Doorkeeper } from '../caching/doorkeeper.js';
 
 /** Apollo's bound of its default store, in its measure (JSON characters). */
 export const DOCUMENT_STORE_BYTES = 30 * 1024 * 1024;
@@ -41,7 +47,9 @@ export class ValidatedDocuments {
   #prefix: string | undefined;
   /** Documents offered for the next look-up of their hash. */
   readonly #offered = new Map<string, DocumentNode>();
-  /** Called with every document Apollo validated and stored. */
+  /** Which texts were validated before. */
+  readonly #doorkeeper = new Doorkeeper();
+  /** Called with every document Apollo validated (and offered to the store). */
   readonly #onStored: ((document: DocumentNode) => void) | undefined;
 
   constructor(maxBytes = DOCUMENT_STORE_BYTES, onStored?: (document: DocumentNode) => void) {
@@ -54,7 +62,7 @@ export class ValidatedDocuments {
     get: async (key) => this.#lru.get(key) ?? this.#take(key),
     set: async (key, document) => {
       this.#prefix ??= key.length >= HASH_LENGTH ? key.slice(0, key.length - HASH_LENGTH) : undefined;
-      this.#lru.set(key, document);
+      this.#keep(key, document);
       this.#onStored?.(document);
     },
     delete: async (key) => this.#lru.delete(key),
@@ -83,8 +91,13 @@ export class ValidatedDocuments {
     const document = this.#offered.get(hash);
     if (document === undefined) return undefined;
     this.#offered.delete(hash);
-    this.#lru.set(key, document);
+    this.#keep(key, document);
     return document;
+  }
+
+  /** Keeps a document whose text was validated before (see the file comment). */
+  #keep(key: string, document: DocumentNode): void {
+    if (this.#doorkeeper.seen(key)) this.#lru.set(key, document);
   }
 }
 

@@ -3,12 +3,14 @@
  * then skips validation and the SHA-256 of its canonical key (a few microseconds, which is much
  * of what a hot request costs). An input is identified by an exact JSON text of all its fields;
  * only inputs that prepared successfully, on small boards, are remembered, so the memory is
- * bounded by the count alone.
+ * bounded by the count alone. An input is remembered from its second sighting (`Doorkeeper`): a
+ * stream of questions each asked once remembers nothing, and makes no garbage of the list's.
  */
 
 import type { PathQuery } from '@chess-paths/engine';
 import { LRUCache } from 'lru-cache';
 import type { Prepared } from '../work/engine-api.js';
+import { Doorkeeper } from './doorkeeper.js';
 
 /** Largest board (in squares) whose prepared problems are remembered. */
 const MAX_REMEMBERED_SQUARES = 1024;
@@ -16,6 +18,7 @@ const MAX_REMEMBERED_SQUARES = 1024;
 /** Prepared problems by query input, least recently used dropped first. */
 export class PreparedQueries {
   readonly #lru: LRUCache<string, Prepared> | undefined;
+  readonly #doorkeeper = new Doorkeeper();
 
   /** Remembers at most `size` inputs (0: none). */
   constructor(size: number) {
@@ -29,7 +32,8 @@ export class PreparedQueries {
     let prepared = this.#lru.get(id);
     if (prepared === undefined) {
       prepared = prepare(query);
-      if (prepared.board.files * prepared.board.ranks <= MAX_REMEMBERED_SQUARES) this.#lru.set(id, prepared);
+      if (prepared.board.files * prepared.board.ranks <= MAX_REMEMBERED_SQUARES && this.#doorkeeper.seen(id))
+        this.#lru.set(id, prepared);
     }
     return prepared;
   }

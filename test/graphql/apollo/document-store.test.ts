@@ -1,7 +1,7 @@
 /**
  * The store of validated documents (`src/graphql/apollo/document-store.ts`): a document is weighed
- * by its text's length, about what Apollo's measure (the tree as JSON) gives, and the store keeps
- * the most recently used documents within its bound.
+ * by its text's length, about what Apollo's measure (the tree as JSON) gives, the store keeps
+ * the most recently used documents within its bound, and only those of texts validated before.
  */
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -30,14 +30,28 @@ describe('document store', () => {
     expect(documentWeight(bare)).toBe(JSON.stringify(bare).length);
   });
 
+  it('keeps a document from the second time its text is validated', async () => {
+    const store = documentStore();
+    const document = parse(DOCUMENTS[2]);
+    await store.set('once', document);
+    expect(await store.get('once')).toBeUndefined();
+    await store.set('once', document);
+    expect(await store.get('once')).toBe(document);
+  });
+
   it('keeps documents by key within its bound, the least recently used leaving first', async () => {
     const documents = DOCUMENTS.slice(1, 4).map((text) => parse(text));
     const bound = documentWeight(documents[0]) + documentWeight(documents[1]) + documentWeight(documents[2]) - 1;
     const store = documentStore(bound);
-    await store.set('a', documents[0]);
-    await store.set('b', documents[1]);
+    // Each set twice: the first only makes its text known (the doorkeeper).
+    const set = async (key: string, document: (typeof documents)[number]) => {
+      await store.set(key, document);
+      await store.set(key, document);
+    };
+    await set('a', documents[0]);
+    await set('b', documents[1]);
     expect(await store.get('a')).toBe(documents[0]); // a is now the most recently used
-    await store.set('c', documents[2]);
+    await set('c', documents[2]);
     expect(await store.get('b')).toBeUndefined();
     expect(await store.get('a')).toBe(documents[0]);
     expect(await store.get('c')).toBe(documents[2]);

@@ -1,0 +1,50 @@
+/**
+ * Prepared problems by query input (`src/graphql/caching/prepared-queries.ts`): an input is
+ * prepared again until its second sighting, then remembered; large boards and a size of 0 are
+ * never remembered.
+ */
+import { type PathQuery, prepareQuery } from '@chess-paths/engine';
+import { describe, expect, it } from 'vitest';
+import { PreparedQueries } from '../../../src/graphql/caching/prepared-queries.js';
+
+function counting() {
+  let calls = 0;
+  return {
+    prepare: (query: PathQuery) => {
+      calls++;
+      return prepareQuery(query);
+    },
+    calls: () => calls,
+  };
+}
+
+const KNIGHT: PathQuery = { piece: 'KNIGHT', from: ['b1'], to: ['h8'] };
+
+describe('PreparedQueries', () => {
+  it('remembers an input from its second sighting on', () => {
+    const queries = new PreparedQueries(100);
+    const c = counting();
+    const first = queries.get(KNIGHT, c.prepare);
+    const second = queries.get({ ...KNIGHT }, c.prepare);
+    expect(c.calls()).toBe(2);
+    const third = queries.get({ ...KNIGHT }, c.prepare);
+    expect(c.calls()).toBe(2);
+    expect(third).toBe(second);
+    expect(first.key).toBe(second.key);
+    // Another input (another mask) is another entry.
+    queries.get({ ...KNIGHT, mask: '0xffffffffffffffff' }, c.prepare);
+    expect(c.calls()).toBe(3);
+  });
+
+  it('never remembers large boards, nor anything with size 0', () => {
+    const large: PathQuery = { piece: 'KING', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['b2'] };
+    for (const [queries, query] of [
+      [new PreparedQueries(100), large],
+      [new PreparedQueries(0), KNIGHT],
+    ] as const) {
+      const c = counting();
+      for (let i = 0; i < 4; i++) queries.get(query, c.prepare);
+      expect(c.calls()).toBe(4);
+    }
+  });
+});
