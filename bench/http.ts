@@ -236,6 +236,9 @@ const fmtLoad = (load: number[]) => load.map((x) => x.toFixed(2)).join(' ');
 const SELECTION = '{ distance layers { squares } pathCount }';
 const VARIABLES_QUERY = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
 const CHECK_QUERY = 'query Check($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }';
+const BATCH_OF_NEW = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) ${SELECTION} }`;
+/** Questions a request of the batched never-asked row carries. */
+const PER_BATCH = 100;
 
 type Question = ReturnType<typeof randomQuestion>;
 
@@ -270,6 +273,26 @@ function neverAsked(seen: Set<string>): AutocannonRequest {
     }
   };
   const ready = Array.from({ length: NEVER_ASKED_READY }, fresh);
+  let next = 0;
+  return { setupRequest: (req) => ({ ...req, body: next < ready.length ? ready[next++] : fresh() }) };
+}
+
+/** Like `neverAsked`, a hundred new questions a request, as the variables of one batch document. */
+function neverAskedBatches(seen: Set<string>): AutocannonRequest {
+  const random = seededRandom(seen.size + 20261128);
+  const fresh = () => {
+    const qs: Question[] = [];
+    while (qs.length < PER_BATCH) {
+      const q = randomQuestion(random);
+      const text = JSON.stringify(q);
+      if (!seen.has(text)) {
+        seen.add(text);
+        qs.push(q);
+      }
+    }
+    return body(BATCH_OF_NEW, { q: qs });
+  };
+  const ready = Array.from({ length: NEVER_ASKED_READY / PER_BATCH }, fresh);
   let next = 0;
   return { setupRequest: (req) => ({ ...req, body: next < ready.length ? ready[next++] : fresh() }) };
 }
@@ -397,7 +420,7 @@ const CLOCK_TICKS = 100;
 
 /** Server D: the four rows of the issue, side by side, on the defaults and a fresh database. */
 async function distinct(external: string | undefined): Promise<DistinctRow[]> {
-  const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never').split(',');
+  const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never,batch').split(',');
   const random = seededRandom(20261126);
   const seen = new Set<string>();
   const questions: Question[] = [];
@@ -411,7 +434,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
   }
   const literals = questions.map((q) => body(literal(q)));
   const variables = questions.map((q) => body(VARIABLES_QUERY, { q }));
-  const all: { key: string; name: string; goal?: number; request: () => AutocannonRequest }[] = [
+  const all: { key: string; name: string; goal?: number; perRequest?: number; request: () => AutocannonRequest }[] = [
     { key: 'trivial', name: 'trivial { __typename }', request: () => ({ body: body('{ __typename }') }) },
     { key: 'literals', name: 'asked before, literals', goal: 0.9, request: () => cycling(literals) },
     { key: 'variables', name: 'asked before, variables', goal: 0.95, request: () => cycling(variables) },
@@ -421,6 +444,8 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       goal: 0.8,
       request: () => neverAsked(seen),
     },
+    // Not one of the issue's rows: how a front end with many new positions asks for them.
+    { key: 'batch', name: 'never asked, 100 a request', perRequest: PER_BATCH, request: () => neverAskedBatches(seen) },
   ];
   const rows = all.filter((r) => chosen.includes(r.key));
   if (rows.length === 0) throw new Error(`BENCH_DISTINCT_ROWS: none of ${chosen.join(',')}`);
@@ -469,8 +494,10 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
           trivialRps = row.rps;
           trivialCpu = cpuUs;
         }
-        const ratio = trivialRps === undefined ? undefined : row.rps / trivialRps;
-        const cpuRatio = trivialCpu === undefined || cpuUs === undefined ? undefined : trivialCpu / cpuUs;
+        // A batch row's ratios are per question: its questions/s against trivial requests/s.
+        const per = r.perRequest ?? 1;
+        const ratio = trivialRps === undefined ? undefined : (row.rps * per) / trivialRps;
+        const cpuRatio = trivialCpu === undefined || cpuUs === undefined ? undefined : (trivialCpu * per) / cpuUs;
         out.push({ ...row, key: r.key, goal: r.goal, ratio, cpuUs, cpuRatio, layers, round });
       }
     }
@@ -492,6 +519,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       key: r.key,
       name: r.name,
       goal: r.goal,
+      perRequest: r.perRequest,
       rps: median(mine.map((o) => o.rps)),
       ratio: ratios.length > 0 ? median(ratios) : undefined,
       cpuUs: cpus.length > 0 ? median(cpus) : undefined,
@@ -500,7 +528,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
   });
   console.log('');
   console.log(
-    `D: requests/s and ratio to { __typename } of the same server and round${distinctRounds > 1 ? ' (medians of the rounds)' : ''}, goal beside it`,
+    `D: requests/s and ratio to { __typename } of the same server and round${distinctRounds > 1 ? ' (medians of the rounds)' : ''}, goal beside it (a batch row: per question)`,
   );
   for (const row of summary) {
     const ratio = row.ratio === undefined ? '    -' : row.ratio.toFixed(2).padStart(5);
@@ -512,7 +540,8 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       row.cpuUs === undefined
         ? ''
         : `   server CPU ${row.cpuUs.toFixed(0).padStart(4)} µs a request${row.cpuRatio === undefined ? '' : `, CPU ratio ${row.cpuRatio.toFixed(2)}`}`;
-    console.log(`  ${row.name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   ${ratio}${goal}${cpu}`);
+    const questions = row.perRequest ? `   (${(row.rps * row.perRequest).toFixed(0)} questions/s)` : '';
+    console.log(`  ${row.name.padEnd(28)} ${row.rps.toFixed(0).padStart(8)} req/s   ${ratio}${goal}${cpu}${questions}`);
   }
   console.log(`  load average at the end: ${fmtLoad(loadAfter)}`);
   if (!external && rows.length === all.length && !process.env.BENCH_SERVER_ARGS) {
@@ -536,6 +565,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
         requestsPerSecond: Math.round(r.rps),
         ratio: r.ratio === undefined ? null : Number(r.ratio.toFixed(3)),
         goal: r.goal ?? null,
+        questionsPerRequest: r.perRequest ?? 1,
         serverCpuUsPerRequest: r.cpuUs === undefined ? null : Math.round(r.cpuUs),
         cpuRatio: r.cpuRatio === undefined ? null : Number(r.cpuRatio.toFixed(3)),
       })),

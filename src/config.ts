@@ -135,7 +135,7 @@ export const VARIABLES = {
         key: 'responseCacheSize',
         kind: integer(0),
         default: 10_000,
-        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error, at most 32 MiB of them. 0 turns it off.',
+        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error, and only for a text that came in before (a question asked once keeps nothing), at most 32 MiB of them. 0 turns it off.',
       }),
       PATH_CACHE_CONTROL: sets({
         key: 'pathCacheControl',
