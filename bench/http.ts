@@ -23,7 +23,8 @@
  * as a separate process (so the load generator does not share its event loop): the built server,
  * `dist/server.js`, as `npm start` runs it (built first when dist/ is older than src/; not through
  * tsx, whose module hooks cost on every `require`, and Apollo requires `crypto` for every
- * request's hash). Options (env): BENCH_DURATION
+ * request's hash); ATTACK_SERVER=/path/to/dist/server.js measures another build (as in
+ * bench:attack). Options (env): BENCH_DURATION
  * seconds per scenario (default 10), BENCH_CONNECTIONS (default 50), BENCH_URL to measure only the
  * server-A scenarios against a server already running.
  *
@@ -59,7 +60,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt, serverPath } from './attack-server.js';
+import { ensureBuilt, serverPath, serverRoot } from './attack-server.js';
 import { freePort, randomQuestion } from './questions.js';
 import { seededRandom } from './rng.js';
 
@@ -117,7 +118,7 @@ async function startServerProcess(
   const extra = (process.env.BENCH_SERVER_ARGS ?? '').split(/\s+/).filter(Boolean);
   const args = [...extra, serverPath];
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd: serverRoot,
     env: {
       ...process.env,
       NODE_ENV: 'production',
