@@ -263,39 +263,33 @@ const NEVER_ASKED_READY = 60_000;
  */
 function neverAsked(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261127);
-  const fresh = () => {
-    for (;;) {
-      const q = randomQuestion(random);
-      const text = JSON.stringify(q);
-      if (!seen.has(text)) {
-        seen.add(text);
-        return body(literal(q));
-      }
-    }
-  };
-  const ready = Array.from({ length: NEVER_ASKED_READY }, fresh);
-  let next = 0;
-  return { setupRequest: (req) => ({ ...req, body: next < ready.length ? ready[next++] : fresh() }) };
+  return madeAhead(NEVER_ASKED_READY, () => body(literal(unseenQuestion(random, seen))));
 }
 
 /** Like `neverAsked`, a hundred new questions a request, as the variables of one batch document. */
 function neverAskedBatches(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261128);
-  const fresh = () => {
-    const qs: Question[] = [];
-    while (qs.length < PER_BATCH) {
-      const q = randomQuestion(random);
-      const text = JSON.stringify(q);
-      if (!seen.has(text)) {
-        seen.add(text);
-        qs.push(q);
-      }
+  const fresh = () => body(BATCH_OF_NEW, { q: Array.from({ length: PER_BATCH }, () => unseenQuestion(random, seen)) });
+  return madeAhead(NEVER_ASKED_READY / PER_BATCH, fresh);
+}
+
+/** A random question not in `seen` (by its JSON text), which it then joins. */
+function unseenQuestion(random: () => number, seen: Set<string>): Question {
+  for (;;) {
+    const q = randomQuestion(random);
+    const text = JSON.stringify(q);
+    if (!seen.has(text)) {
+      seen.add(text);
+      return q;
     }
-    return body(BATCH_OF_NEW, { q: qs });
-  };
-  const ready = Array.from({ length: NEVER_ASKED_READY / PER_BATCH }, fresh);
+  }
+}
+
+/** Requests with the bodies `fresh` makes: `ready` of them made now, the rest as they are needed. */
+function madeAhead(ready: number, fresh: () => string): AutocannonRequest {
+  const bodies = Array.from({ length: ready }, fresh);
   let next = 0;
-  return { setupRequest: (req) => ({ ...req, body: next < ready.length ? ready[next++] : fresh() }) };
+  return { setupRequest: (req) => ({ ...req, body: next < bodies.length ? bodies[next++] : fresh() }) };
 }
 
 /** The counters of /metrics that say which layer answered. */
@@ -424,15 +418,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
   const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never,batch').split(',');
   const random = seededRandom(20261126);
   const seen = new Set<string>();
-  const questions: Question[] = [];
-  while (questions.length < DISTINCT_QUESTIONS) {
-    const q = randomQuestion(random);
-    const text = JSON.stringify(q);
-    if (!seen.has(text)) {
-      seen.add(text);
-      questions.push(q);
-    }
-  }
+  const questions = Array.from({ length: DISTINCT_QUESTIONS }, () => unseenQuestion(random, seen));
   const literals = questions.map((q) => body(literal(q)));
   const variables = questions.map((q) => body(VARIABLES_QUERY, { q }));
   const all: { key: string; name: string; goal?: number; perRequest?: number; request: () => AutocannonRequest }[] = [

@@ -10,12 +10,13 @@
  * cut-off request goes on in the background.
  *
  * Work small enough to stay on the main thread (8 x 8 fills, small lazy fields) is timed and
- * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for an
+ * charged too, and paced: after about `SLICE_MS` without a pause, or once the work of all
+ * requests since the event loop last polled comes to that much, the next piece waits for an
  * event-loop turn of its own (`turns.ts`), so other requests are served in between.
  */
 import { ErrorCode, ServiceError } from '../../errors.js';
 import type { BudgetCell } from './tasks.js';
-import { nextTurn } from './turns.js';
+import { nextTurn, noteTurnWork, turnUsed } from './turns.js';
 
 /** Longest stretch of engine work of one request before it lets the event loop run. */
 export const SLICE_MS = 5;
@@ -109,6 +110,7 @@ export class EngineBudget {
   /** Notes main-thread work already charged to the account (by `runTask`), for pacing. */
   ranInline(ms: number): void {
     this.#sinceYieldMs += ms;
+    noteTurnWork(ms);
   }
 
   /** Adds engine time of the main thread. */
@@ -117,11 +119,15 @@ export class EngineBudget {
     if (this.#shared) Atomics.add(this.#shared, 0, micros);
     else this.#spentHere += micros;
     this.#sinceYieldMs += ms;
+    noteTurnWork(ms);
   }
 
-  /** True when this request has worked a full slice since it last let the event loop run. */
+  /**
+   * True when this request has worked a full slice since it last let the event loop run, or all
+   * requests together have since the loop last polled.
+   */
   get sliceUsed(): boolean {
-    return this.#sinceYieldMs >= SLICE_MS;
+    return this.#sinceYieldMs >= SLICE_MS || turnUsed(SLICE_MS);
   }
 
   /** Lets the event loop run, and starts a new slice. */
