@@ -10,13 +10,12 @@
  * cut-off request goes on in the background.
  *
  * Work small enough to stay on the main thread (8 x 8 fills, small lazy fields) is timed and
- * charged too, and paced: after about `SLICE_MS` without a pause (for a lazy piece also once the
- * work of all requests since the event loop last polled comes to that much), the next piece
- * waits for an event-loop turn of its own (`turns.ts`), so other requests are served in between.
+ * charged too, and paced: after about `SLICE_MS` without a pause, the next piece waits for an
+ * event-loop turn of its own (`turns.ts`), so other requests are served in between.
  */
 import { ErrorCode, ServiceError } from '../../errors.js';
 import type { BudgetCell } from './tasks.js';
-import { nextTurn, noteTurnWork, turnUsed } from './turns.js';
+import { nextTurn } from './turns.js';
 
 /** Longest stretch of engine work of one request before it lets the event loop run. */
 export const SLICE_MS = 5;
@@ -110,7 +109,6 @@ export class EngineBudget {
   /** Notes main-thread work already charged to the account (by `runTask`), for pacing. */
   ranInline(ms: number): void {
     this.#sinceYieldMs += ms;
-    noteTurnWork(ms);
   }
 
   /** Adds engine time of the main thread. */
@@ -119,25 +117,11 @@ export class EngineBudget {
     if (this.#shared) Atomics.add(this.#shared, 0, micros);
     else this.#spentHere += micros;
     this.#sinceYieldMs += ms;
-    noteTurnWork(ms);
   }
 
   /** True when this request has worked a full slice since it last let the event loop run. */
   get sliceUsed(): boolean {
     return this.#sinceYieldMs >= SLICE_MS;
-  }
-
-  /**
-   * True when this request should let the event loop run before a lazy piece: it has used its
-   * slice, or all requests together have since the loop last polled. Only lazy pieces (a FEN read,
-   * the attacked squares, a path count) look at the others' work: each request's first such piece
-   * would otherwise run at once, so requests arriving together would run theirs back to back. The
-   * loops of a request's own list (preparing, solving) keep to its own slices: pausing them for
-   * the others' work too made every request of a busy server wait its turn behind all the others
-   * (a tenth fewer cold batches a second).
-   */
-  get #mustPause(): boolean {
-    return this.sliceUsed || turnUsed(SLICE_MS);
   }
 
   /** Lets the event loop run, and starts a new slice. */
@@ -165,11 +149,11 @@ export class EngineBudget {
    * all waited for the same `setImmediate` would all run in the same turn of the event loop.
    */
   lazy<T>(work: () => T): T | Promise<T> {
-    if (!this.#queued && !this.#mustPause) return this.run(work);
+    if (!this.#queued && !this.sliceUsed) return this.run(work);
     this.#queued++;
     const result = this.#tail.then(async () => {
       this.#queued--;
-      if (this.#mustPause) await this.pause();
+      if (this.sliceUsed) await this.pause();
       return this.run(work);
     });
     this.#tail = result.then(
