@@ -9,11 +9,6 @@
  * - `GET /metrics`: Prometheus text.
  * - `GET /diagram.svg`: the diagram of a path question as an SVG image (`diagram-route.ts`).
  * - `GET /` and `GET /viewer/*`: the viewer page and its bundle (`viewer-route.ts`).
- *
- * A request with a long URL (a diagram of a large position, a GET of a long query) waits for an
- * event-loop turn of its own before it is read: forty of them arriving together would otherwise
- * all have their query strings parsed and their operations started in one stretch of the loop,
- * while `/health` waits.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -21,16 +16,12 @@ import type { Config } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import { GRAPHQL_PATH } from '../graphql/apollo/server.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
-import { nextTurn } from '../graphql/work/turns.js';
 import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';
 import { DIAGRAM_PATH, diagramRoute } from './diagram-route.js';
 import { graphqlRoute } from './graphql-route.js';
 import { sendError, sendJson } from './replies.js';
 import { isViewerPath, viewerRoute } from './viewer-route.js';
-
-/** A query string longer than this (characters) waits for a turn of its own before it is read. */
-const LONG_QUERY_STRING = 1024;
 
 /** Methods counted by name; anything else is `OTHER`, so labels stay bounded. */
 const KNOWN_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
@@ -71,7 +62,6 @@ export function createRequestHandler(deps: HandlerDeps) {
       res.end();
       return path === GRAPHQL_PATH ? 'graphql' : 'other';
     }
-    if (url.search.length > LONG_QUERY_STRING) await nextTurn();
     if (path === GRAPHQL_PATH) {
       await graphql(req, res, url);
       return 'graphql';
