@@ -7,10 +7,10 @@
  * The request goes to the gateway with its headers and query string; Apollo answers GET with
  * `Accept: text/html` with the playground page. A JSON POST whose exact text was answered before
  * from hot results alone (and asked before that) gets that response again before any parsing
- * (`response-cache.ts`). A
- * cacheable GET answer gets an ETag, and a request whose `If-None-Match` matches it gets 304.
- * A large answer is encoded and tagged a piece a turn (`large-text.ts`). When the response is over (sent, or its client gone) the gateway is told, so the request's
- * work ends with it.
+ * (`response-cache.ts`). A cacheable GET answer gets an ETag, and a request whose `If-None-Match`
+ * matches it gets 304. A large answer is encoded and tagged a piece a turn (`large-text.ts`).
+ * When the response is over (sent, or its client gone) the gateway is told, so the request's work
+ * ends with it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap } from '@apollo/server';

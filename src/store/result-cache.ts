@@ -181,10 +181,7 @@ export class PrismaResultCache implements ResultCache {
 
     for (let start = 0; start < keys.length; start += SIZE_KEYS) {
       await pace();
-      const sizes = await this.#prisma.cachedResult.findMany({
-        where: { key: { in: keys.slice(start, start + SIZE_KEYS) } },
-        select: { key: true, bytes: true },
-      });
+      const sizes = await this.#sizes(keys.slice(start, start + SIZE_KEYS));
       for (const chunk of chunkBy(sizes, READ_ROWS, READ_BYTES, (row) => row.bytes))
         await read(chunk.map((row) => row.key));
     }
@@ -268,10 +265,18 @@ export class PrismaResultCache implements ResultCache {
    */
   async warmUp(): Promise<void> {
     try {
-      await this.#prisma.cachedResult.findMany({ where: { key: { in: [''] } }, select: { key: true, bytes: true } });
+      await this.#sizes(['']);
     } catch {
       // The first real lookup meets the same failure and reports it.
     }
+  }
+
+  /** The stored size of each row of `keys` there is (the lookup a large board's read starts with). */
+  #sizes(keys: readonly string[]): Promise<{ key: string; bytes: number }[]> {
+    return this.#prisma.cachedResult.findMany({
+      where: { key: { in: [...keys] } },
+      select: { key: true, bytes: true },
+    });
   }
 
   /** Writes pending hit counts now (also waits for a flush in progress). */
