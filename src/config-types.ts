@@ -47,6 +47,7 @@ export interface Config {
   responseCacheSize: number;
   pathCacheControl: string;
   cacheWriteQueue: number;
+  cacheWriteGatherMs: number;
   databaseBusyTimeoutMs: number;
   databaseRetryMs: number;
   logLevel: string;

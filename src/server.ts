@@ -143,6 +143,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     metrics,
     logger,
     maxPending: config.cacheWriteQueue,
+    gatherMs: config.cacheWriteGatherMs,
     // The writer's own account: no budget, but its encoding runs where its size says.
     work: new WorkDispatcher(pool, new EngineBudget(0)),
   });

@@ -27,6 +27,7 @@ const EXPECTED_DEFAULTS: Config = {
   responseCacheSize: 10_000,
   pathCacheControl: 'public, max-age=31536000, immutable',
   cacheWriteQueue: 10_000,
+  cacheWriteGatherMs: 50,
   databaseBusyTimeoutMs: 1000,
   databaseRetryMs: 5000,
   logLevel: 'info',

@@ -1,19 +1,24 @@
 /**
  * Writes freshly solved results to the persistent cache after their responses are sent, one
- * `putMany` at a time. Results that arrive while a write is running wait and go together into the
- * next one, so under load many small transactions become a few large ones instead of a pile of
- * concurrent writes on one SQLite connection. The queue is bounded (`maxPending`): past it the
- * oldest waiting results are dropped (counted in the metrics), which only costs a later re-solve,
- * since the cache is an optimisation. A failed write is logged and counted; answers were served
- * anyway. While the database is unavailable the store refuses writes at once; those refusals are
- * counted but logged at most every few seconds (the store logs when it becomes unavailable).
+ * `putMany` at a time. Results are gathered for a moment (`gatherMs`, or until a write's worth is
+ * waiting) before each write: on SQLite a row written alone costs the event loop about 100 µs,
+ * a row of a hundred written together about 20 (the transaction, the statements and the store's
+ * own bookkeeping are paid once a write), so a stream of new questions is written in a few large
+ * writes rather than many small ones. A question asked again while its result still waits is
+ * not solved again: the loader asks `written(keys)` first, which writes at once and resolves when
+ * those keys are in the store, so the answer comes from the cache (`cached: true`) as it would
+ * have after the write. The queue is bounded (`maxPending`): past it the oldest waiting results
+ * are dropped (counted in the metrics), which only costs a later re-solve, since the cache is an
+ * optimisation. A failed write is logged and counted; answers were served anyway. While the
+ * database is unavailable the store refuses writes at once; those refusals are counted but
+ * logged at most every few seconds (the store logs when it becomes unavailable).
  *
- * Results are encoded (the engine's compact codec, `packed.ts` of the engine package) by the work dispatcher,
- * on the worker pool when they are large, and stored as bytes. Writing through Prisma still costs
- * CPU on the event loop (tens of microseconds a row), so under a sustained stream of new questions
- * the writer could take most of the loop; it therefore rests after each write for as long as the
- * write took: at most half the loop goes to cache writes, and when that is not enough the queue
- * bound (results, and bytes of packed layers) sheds the excess.
+ * Results are encoded (the engine's compact codec, `packed.ts` of the engine package) by the work
+ * dispatcher, on the worker pool when they are large, and stored as bytes. A write still costs CPU
+ * on the event loop, so under a sustained stream of new questions the writer could take most of
+ * the loop; it therefore rests after each write for at least as long as the write took: at most
+ * half the loop goes to cache writes, and when that is not enough the queue bound (results, and
+ * bytes of packed layers) sheds the excess.
  *
  * At shutdown `flush(ms)` writes what it can in the time left and drops the rest: unwritten
  * entries are only a cache.
@@ -48,6 +53,11 @@ export interface CacheWriterOptions {
   maxPending: number;
   /** Encodes results (on the pool when large); without one, they are encoded on this thread. */
   work?: WorkDispatcher;
+  /**
+   * How long results are gathered before a write, ms (CACHE_WRITE_GATHER_MS), unless a write's
+   * worth is waiting or a reader asks; 0 (the default) writes after every response.
+   */
+  gatherMs?: number;
 }
 
 /** Serialises and coalesces cache writes. */
@@ -55,7 +65,15 @@ export class CacheWriter {
   readonly #options: CacheWriterOptions;
   #queue: PathResult[] = [];
   #queuedBytes = 0;
+  /** Keys queued or being written, with how many times each is. */
+  readonly #unwritten = new Map<string, number>();
   #running: Promise<void> | undefined;
+  /** Ends the drain's current wait (gathering or resting) early. */
+  #wake: (() => void) | undefined;
+  /** Settles when the write running now (or the next one) has ended. */
+  #nextWrite: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** A reader waits for a key in the queue: write without gathering or resting. */
+  #urgent = false;
   #hurry = false;
   #dropping = false;
   #lastUnavailableLog = -Infinity;
@@ -64,26 +82,51 @@ export class CacheWriter {
     this.#options = options;
   }
 
-  /** Queues results for the next write and starts one if none is running. */
+  /** Queues results for a write soon and starts the writer if it is not running. */
   enqueue(results: readonly PathResult[]): void {
     if (results.length === 0 || !this.#options.store()) return;
     if (this.#dropping) return;
     for (const result of results) {
       this.#queue.push(result);
       this.#queuedBytes += queuedSize(result);
+      this.#unwritten.set(result.key, (this.#unwritten.get(result.key) ?? 0) + 1);
     }
     let excess = 0;
     while (
       this.#queue.length > 0 &&
       (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)
     ) {
-      this.#queuedBytes -= queuedSize(this.#queue.shift() as PathResult);
+      const dropped = this.#queue.shift() as PathResult;
+      this.#queuedBytes -= queuedSize(dropped);
+      this.#settled([dropped]);
       excess++;
     }
     if (excess > 0) this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
-    this.#running ??= this.#drain().finally(() => {
-      this.#running = undefined;
-    });
+    if (this.#queue.length >= MAX_PER_WRITE) this.#wake?.();
+    if (!this.#running) {
+      const running = this.#drain().finally(() => {
+        if (this.#running === running) this.#running = undefined;
+      });
+      this.#running = running;
+    }
+  }
+
+  /**
+   * Undefined when none of `keys` waits to be written; else a promise that writes at once and
+   * settles when none of them waits any more (written, failed or dropped).
+   */
+  written(keys: readonly string[]): Promise<void> | undefined {
+    if (this.#unwritten.size === 0 || !keys.some((key) => this.#unwritten.has(key))) return undefined;
+    return this.#writtenNow(keys);
+  }
+
+  async #writtenNow(keys: readonly string[]): Promise<void> {
+    while (this.#running && keys.some((key) => this.#unwritten.has(key))) {
+      this.#urgent = true;
+      this.#wake?.();
+      this.#nextWrite ??= withResolve();
+      await this.#nextWrite.promise;
+    }
   }
 
   /** Resolves when nothing is queued or being written. */
@@ -92,11 +135,12 @@ export class CacheWriter {
   }
 
   /**
-   * Writes what is queued without resting between writes, for at most `ms` (shutdown); what is
+   * Writes what is queued without gathering or resting, for at most `ms` (shutdown); what is
    * still queued then is dropped, and nothing queued later is kept.
    */
   async flush(ms = Infinity): Promise<void> {
     this.#hurry = true;
+    this.#wake?.();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       if (Number.isFinite(ms)) timer = setTimeout(resolve, ms);
@@ -112,8 +156,31 @@ export class CacheWriter {
       this.#options.logger.warn({ results: this.#queue.length }, 'shutdown: unwritten cache entries dropped');
     }
     this.#dropping = true;
+    this.#clear();
+  }
+
+  /** Forgets everything queued (and lets readers waiting for it go on). */
+  #clear(): void {
     this.#queue = [];
     this.#queuedBytes = 0;
+    this.#unwritten.clear();
+    this.#endOfWrite();
+  }
+
+  /** `results` no longer wait to be written. */
+  #settled(results: readonly PathResult[]): void {
+    for (const { key } of results) {
+      const left = (this.#unwritten.get(key) ?? 1) - 1;
+      if (left > 0) this.#unwritten.set(key, left);
+      else this.#unwritten.delete(key);
+    }
+  }
+
+  /** Tells readers waiting for a write that one has ended. */
+  #endOfWrite(): void {
+    const waiting = this.#nextWrite;
+    this.#nextWrite = undefined;
+    waiting?.resolve();
   }
 
   /** Encodes results into the rows the store keeps (results that fail to encode are skipped). */
@@ -138,16 +205,43 @@ export class CacheWriter {
     return rows;
   }
 
+  /**
+   * Waits before a write: `restMs` (as long as the last write took), and the gathering time too
+   * unless a write's worth is waiting; neither when a reader or shutdown asks for the write.
+   */
+  async #wait(restMs: number): Promise<void> {
+    const gather = this.#queue.length >= MAX_PER_WRITE ? 0 : (this.#options.gatherMs ?? 0);
+    const ms = Math.max(restMs, gather);
+    if (ms <= 0 || this.#urgent || this.#hurry) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wake = undefined;
+  }
+
   async #drain(): Promise<void> {
-    // Let the response that produced these results go out first.
+    let rest = 0;
+    // The first wait also lets the response that produced these results go out first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.#queue.length > 0) {
+    for (;;) {
+      if (this.#queue.length === 0) {
+        // In the same turn as the check, so a result queued from now on starts a new drain.
+        this.#running = undefined;
+        break;
+      }
+      await this.#wait(rest);
+      this.#urgent = false;
       const store = this.#options.store();
       if (!store) {
-        this.#queue = [];
+        this.#clear();
         return;
       }
       const batch = this.#queue.splice(0, MAX_PER_WRITE);
+      if (batch.length === 0) continue;
       for (const result of batch) this.#queuedBytes -= queuedSize(result);
       const started = performance.now();
       try {
@@ -163,10 +257,19 @@ export class CacheWriter {
           );
         }
       }
-      if (this.#queue.length > 0 && !this.#hurry) {
-        const rest = Math.min(performance.now() - started, 1000);
-        await new Promise<void>((resolve) => setTimeout(resolve, rest));
-      }
+      this.#settled(batch);
+      this.#endOfWrite();
+      rest = Math.min(performance.now() - started, 1000);
     }
+    this.#endOfWrite();
   }
+}
+
+/** A promise with its resolve function. */
+function withResolve(): { promise: Promise<void>; resolve: () => void } {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
 }

@@ -3,7 +3,8 @@
  * questions of one request that resolve in the same tick arrive as one batch; the batch function
  * asks the persistent cache for all of them (`getMany`, in bounded chunks), decodes the rows it
  * finds and solves every distinct miss. The fresh results go to the request's `fresh` list, which
- * the cache writer takes once the response has been sent. Without a store (tests, or a database
+ * the cache writer takes once the response has been sent (a question whose result is still waiting
+ * there is written first, then read back). Without a store (tests, or a database
  * that failed to open) it simply solves. A cache failure is logged and treated as a miss.
  *
  * Where the work runs is the dispatcher's choice (`work/dispatch.ts`): 8 x 8 and other small
@@ -93,6 +94,9 @@ export async function loadResults(scope: LoaderScope, batch: readonly Prepared[]
   const out: (PathResult | Error)[] = new Array(batch.length);
   let misses = batch.map((_, i) => i);
   if (store) {
+    // A result still waiting in the cache writer's queue is written now and read back.
+    const waiting = scope.services.cacheWriter.written(batch.map((prepared) => prepared.key));
+    if (waiting) await waiting;
     misses = await loadCached(scope, batch, out, store.cache.getMany.bind(store.cache));
     metrics.cacheHits.inc(batch.length - misses.length);
     metrics.cacheMisses.inc(misses.length);

@@ -1,7 +1,8 @@
 /**
  * The background cache writer: one write at a time, results arriving meanwhile coalesced into the
- * next write, the queue bounded (oldest dropped and counted), failures logged, `idle()` waiting
- * for everything.
+ * next write, results gathered before a write (but written at once when a write's worth waits, a
+ * reader asks for one of them, or shutdown flushes), the queue bounded (oldest dropped and
+ * counted), failures logged, `idle()` waiting for everything.
  */
 
 import { type PathResult, solve } from '@chess-paths/engine';
@@ -103,5 +104,81 @@ describe('CacheWriter', () => {
     });
     none.enqueue([result('b2')]);
     await none.idle();
+  });
+
+  /** A writer over `store` that gathers for a minute: only a full write, a reader or a flush makes it write. */
+  const gathering = (store: Store, maxPending = 1000) =>
+    new CacheWriter({
+      store: () => store,
+      metrics: createMetrics(),
+      logger: pino({ level: 'silent' }),
+      maxPending,
+      gatherMs: 60_000,
+    });
+
+  it('gathers results from several responses into one write, written at once when one of them is asked for', async () => {
+    const { store, writes } = storeDouble();
+    const writer = gathering(store);
+    const b2 = result('b2');
+    writer.enqueue([b2]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.enqueue([result('c3')]);
+    expect(writer.written([result('d4').key])).toBeUndefined(); // never queued
+    expect(writes).toEqual([]);
+    const waiting = writer.written([b2.key]);
+    expect(waiting).toBeInstanceOf(Promise);
+    await waiting;
+    expect(writes).toEqual([['b2', 'c3']]);
+    expect(writer.written([b2.key])).toBeUndefined();
+    await writer.idle();
+  });
+
+  it('a reader of a result being written waits for that write to end', async () => {
+    const { store, writes, writing, finish } = storeDouble(false, true);
+    const writer = gathering(store);
+    const b2 = result('b2');
+    writer.enqueue([b2]);
+    const first = writer.written([b2.key]) as Promise<void>;
+    await writing;
+    // Asked again while its write runs: it still waits to be written.
+    const second = writer.written([b2.key]) as Promise<void>;
+    expect(second).toBeInstanceOf(Promise);
+    let settled = false;
+    void second.then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    finish();
+    await Promise.all([first, second]);
+    expect(writes).toEqual([['b2']]);
+  });
+
+  it('writes without gathering when a write of results is waiting, and at shutdown', async () => {
+    const { store, writes } = storeDouble();
+    const writer = gathering(store);
+    const hundred = Array.from({ length: 100 }, (_, i) => result(`${'abcdefgh'[i % 8]}${1 + (Math.floor(i / 8) % 8)}`));
+    writer.enqueue(hundred);
+    await writer.idle(); // would take the gathering minute without the full write
+    expect(writes.map((w) => w.length)).toEqual([100]);
+    writer.enqueue([result('b2')]);
+    await writer.flush();
+    expect(writes.map((w) => w.length)).toEqual([100, 1]);
+  });
+
+  it('a reader waiting for results that are dropped or that fail to be written goes on', async () => {
+    const failing = storeDouble(true);
+    const writer = gathering(failing.store);
+    const b2 = result('b2');
+    writer.enqueue([b2]);
+    await writer.written([b2.key]);
+    expect(writer.written([b2.key])).toBeUndefined();
+    // Dropped past the queue's bound: nothing waits for them any more.
+    const small = gathering(storeDouble().store, 1);
+    const c3 = result('c3');
+    small.enqueue([c3, result('d4')]);
+    expect(small.written([c3.key])).toBeUndefined();
+    await small.flush();
   });
 });

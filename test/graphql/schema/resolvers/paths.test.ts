@@ -133,6 +133,20 @@ describe('the seed example', () => {
     expect(await t.metric('chess_paths_cache_hits_total')).toBe(hitsBefore + 1);
   });
 
+  it('answers a question asked again before its result is written from the cache, writing it first', async () => {
+    // Gathering for ten minutes: only the second question can have the result written in time.
+    const slow = await startTestServer({ env: { CACHE_WRITE_GATHER_MS: '600000' } });
+    try {
+      const query = `{ shortestPaths(query: { piece: BISHOP, from: ["c1"], to: ["h6"] }) { distance cached } }`;
+      expect((await slow.gql(query)).body.data.shortestPaths).toEqual({ distance: 1, cached: false });
+      expect((await slow.gql(query)).body.data.shortestPaths).toEqual({ distance: 1, cached: true });
+      expect(await slow.metric('chess_paths_cache_hits_total')).toBe(1);
+      expect(await slow.metric('chess_paths_engine_solves_total')).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('works on other board sizes', async () => {
     const { body } = await t.gql(`{
       shortestPaths(query: { piece: KNIGHT, board: { files: 30, ranks: 12 }, from: ["a1"], to: ["ad12"] }) {
