@@ -68,8 +68,8 @@ export class CacheWriter {
   /** Keys queued or being written, with how many times each is. */
   readonly #unwritten = new Map<string, number>();
   #running: Promise<void> | undefined;
-  /** Ends the drain's current wait (gathering or resting) early. */
-  #wake: (() => void) | undefined;
+  /** Ends the drain's current wait early; `untilFull`: the gathering, which a write's worth ends too. */
+  #wake: { now: () => void; untilFull: boolean } | undefined;
   /** Settles when the write running now (or the next one) has ended. */
   #nextWrite: { promise: Promise<void>; resolve: () => void } | undefined;
   /** A reader waits for a key in the queue: write without gathering or resting. */
@@ -102,7 +102,7 @@ export class CacheWriter {
       excess++;
     }
     if (excess > 0) this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
-    if (this.#queue.length >= MAX_PER_WRITE) this.#wake?.();
+    if (this.#queue.length >= MAX_PER_WRITE && this.#wake?.untilFull) this.#wake.now();
     if (!this.#running) {
       const running = this.#drain().finally(() => {
         if (this.#running === running) this.#running = undefined;
@@ -123,7 +123,7 @@ export class CacheWriter {
   async #writtenNow(keys: readonly string[]): Promise<void> {
     while (this.#running && keys.some((key) => this.#unwritten.has(key))) {
       this.#urgent = true;
-      this.#wake?.();
+      this.#wake?.now();
       this.#nextWrite ??= withResolve();
       await this.#nextWrite.promise;
     }
@@ -140,7 +140,7 @@ export class CacheWriter {
    */
   async flush(ms = Infinity): Promise<void> {
     this.#hurry = true;
-    this.#wake?.();
+    this.#wake?.now();
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       if (Number.isFinite(ms)) timer = setTimeout(resolve, ms);
@@ -206,18 +206,29 @@ export class CacheWriter {
   }
 
   /**
-   * Waits before a write: `restMs` (as long as the last write took), and the gathering time too
-   * unless a write's worth is waiting; neither when a reader or shutdown asks for the write.
+   * Waits before a write: `restMs` (as long as the last write took), then what is left of the
+   * gathering time unless a write's worth is waiting. A reader or shutdown asking for the write
+   * ends either wait; a write's worth arriving ends only the gathering, never the rest, which
+   * keeps the writer to its share of the loop however fast results come.
    */
   async #wait(restMs: number): Promise<void> {
-    const gather = this.#queue.length >= MAX_PER_WRITE ? 0 : (this.#options.gatherMs ?? 0);
-    const ms = Math.max(restMs, gather);
+    const started = performance.now();
+    await this.#sleep(restMs, false);
+    if (this.#queue.length >= MAX_PER_WRITE) return;
+    await this.#sleep((this.#options.gatherMs ?? 0) - (performance.now() - started), true);
+  }
+
+  /** Sleeps `ms` unless a reader or shutdown wakes it (or, with `untilFull`, a write's worth). */
+  async #sleep(ms: number, untilFull: boolean): Promise<void> {
     if (ms <= 0 || this.#urgent || this.#hurry) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
+      this.#wake = {
+        untilFull,
+        now: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       };
     });
     this.#wake = undefined;

@@ -7,7 +7,7 @@
 
 import { type PathResult, solve } from '@chess-paths/engine';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CacheWriter } from '../../../src/graphql/caching/cache-writer.js';
 import { createMetrics } from '../../../src/observability/metrics.js';
 import type { Store, StoredResult } from '../../../src/store/types.js';
@@ -180,5 +180,30 @@ describe('CacheWriter', () => {
     small.enqueue([c3, result('d4')]);
     expect(small.written([c3.key])).toBeUndefined();
     await small.flush();
+  });
+
+  it('rests after a write for as long as it took, even when a write of results is waiting', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const { store, writes, writing, finish } = storeDouble(false, true);
+      const writer = gathering(store);
+      const squares = (rank: number) => Array.from({ length: 100 }, (_, i) => result(`${'abcdefgh'[i % 8]}${rank}`));
+      writer.enqueue(squares(2));
+      await vi.advanceTimersByTimeAsync(0);
+      await writing;
+      writer.enqueue(squares(3));
+      await vi.advanceTimersByTimeAsync(400); // the first write takes 400 ms
+      finish();
+      await vi.advanceTimersByTimeAsync(100); // resting since the write ended
+      writer.enqueue(squares(4));
+      await vi.advanceTimersByTimeAsync(250);
+      expect(writes.map((w) => w.length)).toEqual([100]); // still resting
+      await vi.advanceTimersByTimeAsync(100);
+      // The rest over, both waiting writes (the second took no time, so no rest).
+      expect(writes.map((w) => w.length)).toEqual([100, 100, 100]);
+      await writer.idle();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
