@@ -3,7 +3,8 @@
  * started fresh for each attack (a child process on 127.0.0.1, production mode, a throw-away
  * SQLite database, the default limits unless the attack sets some), stopped with SIGTERM, and
  * read from outside: its memory and open sockets from /proc, its database files' size and cache
- * rows. Kept apart from the attacks so that attack.ts and attack-doors.ts share one road.
+ * rows, its CPU time. Kept apart from the attacks so that attack.ts, attack-doors.ts and the HTTP
+ * benchmarks share one road.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
@@ -56,16 +57,19 @@ export interface Server {
   exited: Promise<{ code: number | null; signal: string | null }>;
 }
 
-/** Starts the built server with `env` on top of production defaults; resolves once `/health` is 200. */
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+/**
+ * Starts the built server (`path`, this checkout's or ATTACK_SERVER's unless given, run in its
+ * own checkout) with `env` on top of production defaults; resolves once `/health` is 200.
+ */
+export async function startServer(env: Record<string, string> = {}, path = serverPath): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-attack-'));
   const db = join(dir, 'attack.db');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !ENV_OVERRIDES.test(k)));
   // Node flags for the server (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`, not allowed in NODE_OPTIONS).
   const nodeArgs = (process.env.ATTACK_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, serverPath], {
-    cwd: serverRoot,
+  const child = spawn(process.execPath, [...nodeArgs, path], {
+    cwd: resolve(dirname(path), '..'),
     env: {
       ...inherited,
       ...env,
@@ -121,6 +125,22 @@ export async function stopServer(server: Server): Promise<Exit> {
 /** The server's SHUTDOWN_TIMEOUT_MS in this attack. */
 export const shutdownTimeoutMs = (server: Server) =>
   Number(server.env.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+
+/** CPU time a process has used, user and system, all threads, in µs (from /proc; undefined elsewhere). */
+export function processCpuUs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), counted from the state (field 3) here.
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const CLOCK_TICKS = 100;
 
 /** VmRSS and VmHWM of `pid` in kB (0 once it has exited). */
 export const memoryKb = (pid: number): { rss: number; hwm: number } => {

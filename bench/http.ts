@@ -55,13 +55,21 @@
  * rows (not profiled) writes them to bench/http-results.json.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureBuilt, serverPath, serverRoot } from './attack-server.js';
-import { freePort, randomQuestion } from './questions.js';
+import { ensureBuilt, processCpuUs, serverPath, serverRoot } from './attack-server.js';
+import {
+  BATCH_OF_NEW,
+  freePort,
+  literal,
+  type Question,
+  randomQuestion,
+  SELECTION,
+  unseenQuestion,
+} from './questions.js';
 import { seededRandom } from './rng.js';
 
 interface AutocannonResult {
@@ -234,18 +242,10 @@ const distinctDuration = Number(process.env.BENCH_DURATION ?? 5);
 /** Rounds of the four rows in turn (each row's ratio is to the trivial row of its round); medians reported. */
 const distinctRounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const fmtLoad = (load: number[]) => load.map((x) => x.toFixed(2)).join(' ');
-const SELECTION = '{ distance layers { squares } pathCount }';
 const VARIABLES_QUERY = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
 const CHECK_QUERY = 'query Check($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }';
-const BATCH_OF_NEW = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) ${SELECTION} }`;
 /** Questions a request of the batched never-asked row carries. */
 const PER_BATCH = 100;
-
-type Question = ReturnType<typeof randomQuestion>;
-
-/** One question as a document with its arguments written as literals. */
-const literal = (q: Question) =>
-  `{ shortestPaths(query: { piece: ${q.piece}, from: ${JSON.stringify(q.from)}, to: ${JSON.stringify(q.to)}, mask: "${q.mask}" }) ${SELECTION} }`;
 
 /** Requests that cycle through `bodies`, one after another, shared by every connection. */
 function cycling(bodies: readonly string[]): AutocannonRequest {
@@ -271,18 +271,6 @@ function neverAskedBatches(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261128);
   const fresh = () => body(BATCH_OF_NEW, { q: Array.from({ length: PER_BATCH }, () => unseenQuestion(random, seen)) });
   return madeAhead(NEVER_ASKED_READY / PER_BATCH, fresh);
-}
-
-/** A random question not in `seen` (by its JSON text), which it then joins. */
-function unseenQuestion(random: () => number, seen: Set<string>): Question {
-  for (;;) {
-    const q = randomQuestion(random);
-    const text = JSON.stringify(q);
-    if (!seen.has(text)) {
-      seen.add(text);
-      return q;
-    }
-  }
 }
 
 /** Requests with the bodies `fresh` makes: `ready` of them made now, the rest as they are needed. */
@@ -396,22 +384,6 @@ interface DistinctRow extends Row {
   layers: Layers;
   round: number;
 }
-
-/** CPU time a process has used, user and system, all threads, in µs (from /proc; undefined elsewhere). */
-function processCpuUs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime, fields 14 and 15 of stat(5), counted from the state (field 3) here.
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
-const CLOCK_TICKS = 100;
 
 /** Server D: the four rows of the issue, side by side, on the defaults and a fresh database. */
 async function distinct(external: string | undefined): Promise<DistinctRow[]> {

@@ -1,4 +1,7 @@
-/** What the HTTP benchmarks (`bench/http.ts`, `bench/load.ts`) share: 8 x 8 questions and a free port. */
+/**
+ * What the HTTP benchmarks (`bench/http.ts`, `bench/load.ts`, `bench/compare.ts`) share: 8 x 8
+ * questions, their texts, and a free port.
+ */
 import { createServer } from 'node:net';
 import { STANDARD_BOARD, squareName } from '@chess-paths/engine';
 
@@ -20,6 +23,31 @@ export function randomQuestion(random: () => number = Math.random) {
     to: [square(to)],
     mask: `0x${mask.toString(16).padStart(16, '0')}`,
   };
+}
+
+/** A generated question. */
+export type Question = ReturnType<typeof randomQuestion>;
+
+/** The selection of the distinct-question rows. */
+export const SELECTION = '{ distance layers { squares } pathCount }';
+
+/** A hundred questions as the variables of one document. */
+export const BATCH_OF_NEW = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) ${SELECTION} }`;
+
+/** One question as a document with its arguments written as literals. */
+export const literal = (q: Question) =>
+  `{ shortestPaths(query: { piece: ${q.piece}, from: ${JSON.stringify(q.from)}, to: ${JSON.stringify(q.to)}, mask: "${q.mask}" }) ${SELECTION} }`;
+
+/** A random question not in `seen` (by its JSON text), which it then joins. */
+export function unseenQuestion(random: () => number, seen: Set<string>): Question {
+  for (;;) {
+    const q = randomQuestion(random);
+    const text = JSON.stringify(q);
+    if (!seen.has(text)) {
+      seen.add(text);
+      return q;
+    }
+  }
 }
 
 /** A TCP port free on 127.0.0.1 right now. */
