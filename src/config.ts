@@ -153,7 +153,7 @@ export const VARIABLES = {
         key: 'cacheWriteGatherMs',
         kind: integer(0),
         default: 50,
-        doc: 'How long freshly solved results are gathered before they are written to the cache together, ms (sooner when 100 are waiting). On SQLite a row written alone costs about five times its share of a write of a hundred. A question asked again meanwhile has its result written at once and read back, so it still answers `cached: true`. 0 writes after every response.',
+        doc: 'While freshly solved results keep coming, how long they are gathered before they are written to the cache together, ms (sooner when 100 are waiting; the first after a quiet spell are written at once). On SQLite a row written alone costs about five times its share of a write of a hundred. A question asked again meanwhile has its result written at once and read back, so it still answers `cached: true`. 0 writes after every response.',
       }),
       DATABASE_BUSY_TIMEOUT_MS: sets({
         key: 'databaseBusyTimeoutMs',

@@ -1,7 +1,8 @@
 /**
  * Writes freshly solved results to the persistent cache after their responses are sent, one
- * `putMany` at a time. Results are gathered for a moment (`gatherMs`, or until a write's worth is
- * waiting) before each write: on SQLite a row written alone costs the event loop about 100 µs,
+ * `putMany` at a time. The first results after a quiet spell are written at once; while results
+ * keep coming they are gathered for a moment (`gatherMs`, or until a write's worth is waiting)
+ * before each write: on SQLite a row written alone costs the event loop about 100 µs,
  * a row of a hundred written together about 20 (the transaction, the statements and the store's
  * own bookkeeping are paid once a write), so a stream of new questions is written in a few large
  * writes rather than many small ones. A question asked again while its result still waits is
@@ -54,8 +55,9 @@ export interface CacheWriterOptions {
   /** Encodes results (on the pool when large); without one, they are encoded on this thread. */
   work?: WorkDispatcher;
   /**
-   * How long results are gathered before a write, ms (CACHE_WRITE_GATHER_MS), unless a write's
-   * worth is waiting or a reader asks; 0 (the default) writes after every response.
+   * How long results are gathered before a write while they keep coming, ms
+   * (CACHE_WRITE_GATHER_MS), unless a write's worth is waiting or a reader asks; 0 (the default)
+   * writes after every response.
    */
   gatherMs?: number;
 }
@@ -77,6 +79,8 @@ export class CacheWriter {
   #hurry = false;
   #dropping = false;
   #lastUnavailableLog = -Infinity;
+  /** When the last write ended (`performance.now()`). */
+  #lastWriteEnd = -Infinity;
 
   constructor(options: CacheWriterOptions) {
     this.#options = options;
@@ -206,16 +210,19 @@ export class CacheWriter {
   }
 
   /**
-   * Waits before a write: `restMs` (as long as the last write took), then what is left of the
-   * gathering time unless a write's worth is waiting. A reader or shutdown asking for the write
-   * ends either wait; a write's worth arriving ends only the gathering, never the rest, which
-   * keeps the writer to its share of the loop however fast results come.
+   * Waits before a write: `restMs` (as long as the last write took), then, while results keep
+   * coming (the last write ended within the gathering time), what is left of the gathering time
+   * unless a write's worth is waiting. A reader or shutdown asking for the write ends either wait;
+   * a write's worth arriving ends only the gathering, never the rest, which keeps the writer to
+   * its share of the loop however fast results come.
    */
   async #wait(restMs: number): Promise<void> {
     const started = performance.now();
+    const gatherMs = this.#options.gatherMs ?? 0;
+    const streaming = started - this.#lastWriteEnd < gatherMs;
     await this.#sleep(restMs, false);
-    if (this.#queue.length >= MAX_PER_WRITE) return;
-    await this.#sleep((this.#options.gatherMs ?? 0) - (performance.now() - started), true);
+    if (!streaming || this.#queue.length >= MAX_PER_WRITE) return;
+    await this.#sleep(gatherMs - (performance.now() - started), true);
   }
 
   /** Sleeps `ms` unless a reader or shutdown wakes it (or, with `untilFull`, a write's worth). */
@@ -270,7 +277,8 @@ export class CacheWriter {
       }
       this.#settled(batch);
       this.#endOfWrite();
-      rest = Math.min(performance.now() - started, 1000);
+      this.#lastWriteEnd = performance.now();
+      rest = Math.min(this.#lastWriteEnd - started, 1000);
     }
     this.#endOfWrite();
   }

@@ -106,7 +106,10 @@ describe('CacheWriter', () => {
     await none.idle();
   });
 
-  /** A writer over `store` that gathers for a minute: only a full write, a reader or a flush makes it write. */
+  /**
+   * A writer over `store` that gathers for a minute once results keep coming: then only a full
+   * write, a reader or a flush makes it write.
+   */
   const gathering = (store: Store, maxPending = 1000) =>
     new CacheWriter({
       store: () => store,
@@ -116,20 +119,24 @@ describe('CacheWriter', () => {
       gatherMs: 60_000,
     });
 
-  it('gathers results from several responses into one write, written at once when one of them is asked for', async () => {
+  it('writes the first results after a quiet spell at once, then gathers while results keep coming', async () => {
     const { store, writes } = storeDouble();
     const writer = gathering(store);
+    writer.enqueue([result('a1')]);
+    await writer.idle(); // would take the gathering minute if the first write gathered
+    expect(writes).toEqual([['a1']]);
     const b2 = result('b2');
     writer.enqueue([b2]);
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
     writer.enqueue([result('c3')]);
     expect(writer.written([result('d4').key])).toBeUndefined(); // never queued
-    expect(writes).toEqual([]);
+    expect(writes).toEqual([['a1']]);
+    // Asked for again: written at once, with what was gathered.
     const waiting = writer.written([b2.key]);
     expect(waiting).toBeInstanceOf(Promise);
     await waiting;
-    expect(writes).toEqual([['b2', 'c3']]);
+    expect(writes).toEqual([['a1'], ['b2', 'c3']]);
     expect(writer.written([b2.key])).toBeUndefined();
     await writer.idle();
   });
@@ -159,12 +166,18 @@ describe('CacheWriter', () => {
     const { store, writes } = storeDouble();
     const writer = gathering(store);
     const hundred = Array.from({ length: 100 }, (_, i) => result(`${'abcdefgh'[i % 8]}${1 + (Math.floor(i / 8) % 8)}`));
-    writer.enqueue(hundred);
+    writer.enqueue([result('a1')]);
+    await writer.idle(); // the first write: at once
+    // Results keep coming: gathered, until a write's worth is waiting.
+    writer.enqueue(hundred.slice(0, 60));
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.enqueue(hundred.slice(60));
     await writer.idle(); // would take the gathering minute without the full write
-    expect(writes.map((w) => w.length)).toEqual([100]);
+    expect(writes.map((w) => w.length)).toEqual([1, 100]);
     writer.enqueue([result('b2')]);
-    await writer.flush();
-    expect(writes.map((w) => w.length)).toEqual([100, 1]);
+    await writer.flush(); // would take the gathering minute if shutdown did not end it
+    expect(writes.map((w) => w.length)).toEqual([1, 100, 1]);
   });
 
   it('a reader waiting for results that are dropped or that fail to be written goes on', async () => {
