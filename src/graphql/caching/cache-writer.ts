@@ -6,9 +6,9 @@
  * a row of a hundred written together about 20 (the transaction, the statements and the store's
  * own bookkeeping are paid once a write), so a stream of new questions is written in a few large
  * writes rather than many small ones. A question asked again while its result still waits is
- * not solved again: the loader asks `written(keys)` first, which writes at once and resolves when
- * those keys are in the store, so the answer comes from the cache (`cached: true`) as it would
- * have after the write. The queue is bounded (`maxPending`): past it the oldest waiting results
+ * not solved again: the loader asks `written(keys)` first, which has those results written at
+ * once, ahead of the rest of the queue, and resolves when they no longer wait, so the answer is
+ * read back from the cache (`cached: true`) as it would have been after the write. The queue is bounded (`maxPending`): past it the oldest waiting results
  * are dropped (counted in the metrics), which only costs a later re-solve, since the cache is an
  * optimisation. A failed write is logged and counted; answers were served anyway. While the
  * database is unavailable the store refuses writes at once; those refusals are counted but
@@ -17,7 +17,8 @@
  * Results are encoded (the engine's compact codec, `packed.ts` of the engine package) by the work
  * dispatcher, on the worker pool when they are large, and stored as bytes. A write still costs CPU
  * on the event loop, so under a sustained stream of new questions the writer could take most of
- * the loop; it therefore rests after each write for at least as long as the write took: at most
+ * the loop; it therefore rests, while more results wait, for as long as its last write took (at
+ * most a second; a write a reader waits for does not wait for it): under a stream at most about
  * half the loop goes to cache writes, and when that is not enough the queue bound (results, and
  * bytes of packed layers) sheds the excess.
  *
@@ -56,8 +57,8 @@ export interface CacheWriterOptions {
   work?: WorkDispatcher;
   /**
    * How long results are gathered before a write while they keep coming, ms
-   * (CACHE_WRITE_GATHER_MS), unless a write's worth is waiting or a reader asks; 0 (the default)
-   * writes after every response.
+   * (CACHE_WRITE_GATHER_MS), unless a write's worth is waiting or a reader asks; unset or 0,
+   * results are written as soon as the writer is free.
    */
   gatherMs?: number;
 }
@@ -67,15 +68,17 @@ export class CacheWriter {
   readonly #options: CacheWriterOptions;
   #queue: PathResult[] = [];
   #queuedBytes = 0;
-  /** Keys queued or being written, with how many times each is. */
-  readonly #unwritten = new Map<string, number>();
+  /** Keys in the queue, with how many times each is. */
+  readonly #queued = new Map<string, number>();
+  /** Keys of the write running now. */
+  readonly #writing = new Set<string>();
+  /** Keys in the queue that a reader waits for: written first, at once. */
+  readonly #wanted = new Set<string>();
   #running: Promise<void> | undefined;
   /** Ends the drain's current wait early; `untilFull`: the gathering, which a write's worth ends too. */
   #wake: { now: () => void; untilFull: boolean } | undefined;
-  /** Settles when the write running now (or the next one) has ended. */
-  #nextWrite: { promise: Promise<void>; resolve: () => void } | undefined;
-  /** A reader waits for a key in the queue: write without gathering or resting. */
-  #urgent = false;
+  /** Settles when readers should look at their keys again (a write ended, results were dropped). */
+  #change: { promise: Promise<void>; resolve: () => void } | undefined;
   #hurry = false;
   #dropping = false;
   #lastUnavailableLog = -Infinity;
@@ -86,6 +89,11 @@ export class CacheWriter {
     this.#options = options;
   }
 
+  /** Results that make a write's worth: the gathering ends once as many wait. */
+  get #full(): number {
+    return Math.min(MAX_PER_WRITE, this.#options.maxPending);
+  }
+
   /** Queues results for a write soon and starts the writer if it is not running. */
   enqueue(results: readonly PathResult[]): void {
     if (results.length === 0 || !this.#options.store()) return;
@@ -93,20 +101,21 @@ export class CacheWriter {
     for (const result of results) {
       this.#queue.push(result);
       this.#queuedBytes += queuedSize(result);
-      this.#unwritten.set(result.key, (this.#unwritten.get(result.key) ?? 0) + 1);
+      this.#queued.set(result.key, (this.#queued.get(result.key) ?? 0) + 1);
     }
     let excess = 0;
     while (
       this.#queue.length > 0 &&
       (this.#queue.length > this.#options.maxPending || this.#queuedBytes > MAX_PENDING_BYTES)
     ) {
-      const dropped = this.#queue.shift() as PathResult;
-      this.#queuedBytes -= queuedSize(dropped);
-      this.#settled([dropped]);
+      this.#dequeued(this.#queue.shift() as PathResult);
       excess++;
     }
-    if (excess > 0) this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
-    if (this.#queue.length >= MAX_PER_WRITE && this.#wake?.untilFull) this.#wake.now();
+    if (excess > 0) {
+      this.#options.metrics.cacheErrors.inc({ operation: 'dropped' }, excess);
+      this.#changed();
+    }
+    if (this.#queue.length >= this.#full && this.#wake?.untilFull) this.#wake.now();
     if (!this.#running) {
       const running = this.#drain().finally(() => {
         if (this.#running === running) this.#running = undefined;
@@ -116,20 +125,24 @@ export class CacheWriter {
   }
 
   /**
-   * Undefined when none of `keys` waits to be written; else a promise that writes at once and
-   * settles when none of them waits any more (written, failed or dropped).
+   * Undefined when none of `keys` waits to be written; else a promise that has those of them
+   * still queued written first, at once, and settles when none of them waits any more: written,
+   * or the write failed, or they were dropped.
    */
   written(keys: readonly string[]): Promise<void> | undefined {
-    if (this.#unwritten.size === 0 || !keys.some((key) => this.#unwritten.has(key))) return undefined;
-    return this.#writtenNow(keys);
+    return keys.some((key) => this.#waits(key)) ? this.#writtenNow(keys) : undefined;
+  }
+
+  #waits(key: string): boolean {
+    return this.#queued.has(key) || this.#writing.has(key);
   }
 
   async #writtenNow(keys: readonly string[]): Promise<void> {
-    while (this.#running && keys.some((key) => this.#unwritten.has(key))) {
-      this.#urgent = true;
-      this.#wake?.now();
-      this.#nextWrite ??= withResolve();
-      await this.#nextWrite.promise;
+    while (this.#running && keys.some((key) => this.#waits(key))) {
+      for (const key of keys) if (this.#queued.has(key)) this.#wanted.add(key);
+      if (this.#wanted.size > 0) this.#wake?.now();
+      this.#change ??= withResolve();
+      await this.#change.promise;
     }
   }
 
@@ -167,24 +180,41 @@ export class CacheWriter {
   #clear(): void {
     this.#queue = [];
     this.#queuedBytes = 0;
-    this.#unwritten.clear();
-    this.#endOfWrite();
+    this.#queued.clear();
+    this.#wanted.clear();
+    this.#changed();
   }
 
-  /** `results` no longer wait to be written. */
-  #settled(results: readonly PathResult[]): void {
-    for (const { key } of results) {
-      const left = (this.#unwritten.get(key) ?? 1) - 1;
-      if (left > 0) this.#unwritten.set(key, left);
-      else this.#unwritten.delete(key);
+  /** `result` has left the queue (to be written, or dropped). */
+  #dequeued(result: PathResult): void {
+    this.#queuedBytes -= queuedSize(result);
+    const left = (this.#queued.get(result.key) ?? 1) - 1;
+    if (left > 0) this.#queued.set(result.key, left);
+    else {
+      this.#queued.delete(result.key);
+      this.#wanted.delete(result.key);
     }
   }
 
-  /** Tells readers waiting for a write that one has ended. */
-  #endOfWrite(): void {
-    const waiting = this.#nextWrite;
-    this.#nextWrite = undefined;
-    waiting?.resolve();
+  /** Tells readers waiting for keys to look at them again. */
+  #changed(): void {
+    const change = this.#change;
+    this.#change = undefined;
+    change?.resolve();
+  }
+
+  /** The next write's results: those readers wait for first, then the oldest. */
+  #take(): PathResult[] {
+    if (this.#wanted.size > 0) {
+      const wanted = this.#queue.filter((result) => this.#wanted.has(result.key));
+      this.#queue = [...wanted, ...this.#queue.filter((result) => !this.#wanted.has(result.key))];
+    }
+    const batch = this.#queue.splice(0, MAX_PER_WRITE);
+    for (const result of batch) {
+      this.#dequeued(result);
+      this.#writing.add(result.key);
+    }
+    return batch;
   }
 
   /** Encodes results into the rows the store keeps (results that fail to encode are skipped). */
@@ -212,22 +242,22 @@ export class CacheWriter {
   /**
    * Waits before a write: `restMs` (as long as the last write took), then, while results keep
    * coming (the last write ended within the gathering time), what is left of the gathering time
-   * unless a write's worth is waiting. A reader or shutdown asking for the write ends either wait;
-   * a write's worth arriving ends only the gathering, never the rest, which keeps the writer to
-   * its share of the loop however fast results come.
+   * unless a write's worth is waiting. A reader waiting for a queued result, or shutdown, ends
+   * either wait; a write's worth arriving ends only the gathering, never the rest, which keeps
+   * the writer to its share of the loop however fast results come.
    */
   async #wait(restMs: number): Promise<void> {
     const started = performance.now();
     const gatherMs = this.#options.gatherMs ?? 0;
     const streaming = started - this.#lastWriteEnd < gatherMs;
     await this.#sleep(restMs, false);
-    if (!streaming || this.#queue.length >= MAX_PER_WRITE) return;
+    if (!streaming || this.#queue.length >= this.#full) return;
     await this.#sleep(gatherMs - (performance.now() - started), true);
   }
 
   /** Sleeps `ms` unless a reader or shutdown wakes it (or, with `untilFull`, a write's worth). */
   async #sleep(ms: number, untilFull: boolean): Promise<void> {
-    if (ms <= 0 || this.#urgent || this.#hurry) return;
+    if (ms <= 0 || this.#wanted.size > 0 || this.#hurry) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.#wake = {
@@ -252,15 +282,13 @@ export class CacheWriter {
         break;
       }
       await this.#wait(rest);
-      this.#urgent = false;
       const store = this.#options.store();
       if (!store) {
         this.#clear();
-        return;
+        continue;
       }
-      const batch = this.#queue.splice(0, MAX_PER_WRITE);
+      const batch = this.#take();
       if (batch.length === 0) continue;
-      for (const result of batch) this.#queuedBytes -= queuedSize(result);
       const started = performance.now();
       try {
         await store.cache.putMany(await this.#rows(batch));
@@ -275,12 +303,12 @@ export class CacheWriter {
           );
         }
       }
-      this.#settled(batch);
-      this.#endOfWrite();
+      this.#writing.clear();
+      this.#changed();
       this.#lastWriteEnd = performance.now();
       rest = Math.min(this.#lastWriteEnd - started, 1000);
     }
-    this.#endOfWrite();
+    this.#changed();
   }
 }
 

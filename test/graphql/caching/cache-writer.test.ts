@@ -107,8 +107,9 @@ describe('CacheWriter', () => {
   });
 
   /**
-   * A writer over `store` that gathers for a minute once results keep coming: then only a full
-   * write, a reader or a flush makes it write.
+   * A writer over `store` that gathers for ten minutes once results keep coming: then only a
+   * write's worth waiting, a reader or a flush makes it write (a test that waits for the gathering
+   * fails by its own timeout).
    */
   const gathering = (store: Store, maxPending = 1000) =>
     new CacheWriter({
@@ -116,23 +117,24 @@ describe('CacheWriter', () => {
       metrics: createMetrics(),
       logger: pino({ level: 'silent' }),
       maxPending,
-      gatherMs: 60_000,
+      gatherMs: 600_000,
     });
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
 
   it('writes the first results after a quiet spell at once, then gathers while results keep coming', async () => {
     const { store, writes } = storeDouble();
     const writer = gathering(store);
     writer.enqueue([result('a1')]);
-    await writer.idle(); // would take the gathering minute if the first write gathered
+    await writer.idle(); // would take the gathering time if the first write gathered
     expect(writes).toEqual([['a1']]);
+    writer.enqueue([result('c3')]);
+    await turn();
+    await turn();
     const b2 = result('b2');
     writer.enqueue([b2]);
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
-    writer.enqueue([result('c3')]);
     expect(writer.written([result('d4').key])).toBeUndefined(); // never queued
     expect(writes).toEqual([['a1']]);
-    // Asked for again: written at once, with what was gathered.
+    // Asked for again: written at once, ahead of what was queued before it, with it.
     const waiting = writer.written([b2.key]);
     expect(waiting).toBeInstanceOf(Promise);
     await waiting;
@@ -155,7 +157,7 @@ describe('CacheWriter', () => {
     void second.then(() => {
       settled = true;
     });
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
     expect(settled).toBe(false);
     finish();
     await Promise.all([first, second]);
@@ -170,29 +172,89 @@ describe('CacheWriter', () => {
     await writer.idle(); // the first write: at once
     // Results keep coming: gathered, until a write's worth is waiting.
     writer.enqueue(hundred.slice(0, 60));
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
+    await turn();
     writer.enqueue(hundred.slice(60));
-    await writer.idle(); // would take the gathering minute without the full write
+    await writer.idle(); // would take the gathering time without the full write
     expect(writes.map((w) => w.length)).toEqual([1, 100]);
     writer.enqueue([result('b2')]);
-    await writer.flush(); // would take the gathering minute if shutdown did not end it
+    await writer.flush(); // would take the gathering time if shutdown did not end it
     expect(writes.map((w) => w.length)).toEqual([1, 100, 1]);
   });
 
-  it('a reader waiting for results that are dropped or that fail to be written goes on', async () => {
+  it("a write's worth is the queue's bound when that is under a hundred: nothing is dropped while gathering", async () => {
+    const { store, writes } = storeDouble();
+    const writer = gathering(store, 5);
+    writer.enqueue([result('a1')]);
+    await writer.idle();
+    writer.enqueue([result('b2'), result('c3'), result('d4')]);
+    await turn();
+    writer.enqueue([result('e5'), result('f6')]);
+    await writer.idle(); // would take the gathering time, and drop the oldest past five
+    expect(writes).toEqual([['a1'], ['b2', 'c3', 'd4', 'e5', 'f6']]);
+  });
+
+  it('a reader goes on when its result fails to be written, is dropped, or is dropped at shutdown', async () => {
     const failing = storeDouble(true);
     const writer = gathering(failing.store);
     const b2 = result('b2');
     writer.enqueue([b2]);
     await writer.written([b2.key]);
     expect(writer.written([b2.key])).toBeUndefined();
-    // Dropped past the queue's bound: nothing waits for them any more.
-    const small = gathering(storeDouble().store, 1);
+
+    // Dropped past the queue's bound while its reader waits (behind a write that has not ended).
+    const held = storeDouble(false, true);
+    const small = gathering(held.store, 2);
+    small.enqueue([result('a1')]);
+    await held.writing;
     const c3 = result('c3');
-    small.enqueue([c3, result('d4')]);
-    expect(small.written([c3.key])).toBeUndefined();
-    await small.flush();
+    small.enqueue([c3]);
+    let settled = false;
+    void (small.written([c3.key]) as Promise<void>).then(() => {
+      settled = true;
+    });
+    small.enqueue([result('d4'), result('e5')]);
+    await turn();
+    expect(settled).toBe(true);
+    // Dropped at shutdown while its reader waits.
+    const f6 = result('f6');
+    small.enqueue([f6]);
+    settled = false;
+    void (small.written([f6.key]) as Promise<void>).then(() => {
+      settled = true;
+    });
+    const flushed = small.flush(0);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await turn();
+    expect(settled).toBe(true);
+    held.finish();
+    await flushed;
+    expect(held.writes).toEqual([['a1']]);
+  });
+
+  it('a reader of a result being written does not hurry the writes after it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      const { store, writes, writing, finish } = storeDouble(false, true);
+      const writer = gathering(store);
+      const a1 = result('a1');
+      writer.enqueue([a1]);
+      await vi.advanceTimersByTimeAsync(0);
+      await writing;
+      const b2 = result('b2');
+      writer.enqueue([b2]);
+      const waiting = writer.written([a1.key]) as Promise<void>;
+      await vi.advanceTimersByTimeAsync(10);
+      finish();
+      await waiting;
+      await vi.advanceTimersByTimeAsync(1000); // past the rest, far within the gathering
+      expect(writes).toEqual([['a1']]);
+      expect(writer.written([b2.key])).toBeInstanceOf(Promise);
+      await writer.flush();
+      expect(writes).toEqual([['a1'], ['b2']]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rests after a write for as long as it took, even when a write of results is waiting', async () => {
