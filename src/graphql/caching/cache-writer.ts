@@ -2,15 +2,15 @@
  * Writes freshly solved results to the persistent cache after their responses are sent, one
  * `putMany` at a time. The first results after a quiet spell are written at once; while results
  * keep coming they are gathered for a moment (`gatherMs`, or until a write's worth is waiting)
- * before each write: on SQLite a row written alone costs the event loop about 100 µs,
- * a row of a hundred written together about 20 (the transaction, the statements and the store's
- * own bookkeeping are paid once a write), so a stream of new questions is written in a few large
- * writes rather than many small ones. A question asked again while its result still waits is
- * not solved again: the loader asks `written(keys)` first, which has those results written at
- * once, ahead of the rest of the queue, and resolves when they no longer wait, so the answer is
- * read back from the cache (`cached: true`) as it would have been after the write. The queue is bounded (`maxPending`): past it the oldest waiting results
- * are dropped (counted in the metrics), which only costs a later re-solve, since the cache is an
- * optimisation. A failed write is logged and counted; answers were served anyway. While the
+ * before each write: on SQLite a row written alone costs the event loop about 100 µs, a row of a
+ * hundred written together about 20 (the transaction, the statements and the store's own
+ * bookkeeping are paid once a write), so a stream of new questions is written in a few large
+ * writes rather than many small ones. A question asked again while its result still waits is not
+ * solved again: the loader asks `written(keys)` first, which has those results written at once,
+ * ahead of the rest of the queue, and resolves when they no longer wait, so the answer is read
+ * back from the cache (`cached: true`) as it would have been after the write. The queue is
+ * bounded (`maxPending`): past it the oldest waiting results are dropped (counted in the
+ * metrics), which only costs a later re-solve, since the cache is an optimisation. A failed write is logged and counted; answers were served anyway. While the
  * database is unavailable the store refuses writes at once; those refusals are counted but
  * logged at most every few seconds (the store logs when it becomes unavailable).
  *
