@@ -20,7 +20,9 @@
  * the loop; it therefore rests, while more results wait, for as long as its last write took (at
  * most a second; a write a reader waits for does not wait for it): under a stream at most about
  * half the loop goes to cache writes, and when that is not enough the queue bound (results, and
- * bytes of packed layers) sheds the excess.
+ * bytes of packed layers) sheds the excess. On a saturated loop it gets much less: a rest's timer
+ * fires only after the requests ready in that turn (measured under a flood of batches: rests of
+ * 2 ms lasted about 60), so answers come before persistence there.
  *
  * At shutdown `flush(ms)` writes what it can in the time left and drops the rest: unwritten
  * entries are only a cache.
