@@ -25,7 +25,7 @@
 import { rmSync } from 'node:fs';
 import { ensureBuilt, processCpuUs, type Server, serverPath, startServer, stopServer } from './attack-server.js';
 import { type AutocannonRequest, autocannon } from './load-mix.js';
-import { BATCH_OF_NEW, literal, randomQuestion, unseenQuestion } from './questions.js';
+import { BATCH_OF_NEW, body, literal, madeAhead, PER_BATCH, randomQuestion, unseenQuestion } from './questions.js';
 import { seededRandom } from './rng.js';
 
 /** The rows there are. */
@@ -42,11 +42,6 @@ const serverEnv = Object.fromEntries(
     .filter(Boolean)
     .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
 );
-/** Questions of a batch request. */
-const PER_BATCH = 100;
-
-const body = (query: string, variables?: unknown) => JSON.stringify({ query, variables });
-
 /** Request templates of each row; the new questions are shared by both builds, none asked twice. */
 function rowRequests(row: string): AutocannonRequest {
   // A seed of each row's own, so that no row asks what another asked.
@@ -69,9 +64,8 @@ function rowRequests(row: string): AutocannonRequest {
 
 /** Requests with the bodies `make` writes: `ready` of them before the row starts, more as needed. */
 function fresh(make: () => string, ready: number): AutocannonRequest {
-  const bodies = Array.from({ length: ready }, make);
-  let next = 0;
-  return { setupRequest: (req) => ({ ...req, body: next < bodies.length ? bodies[next++] : make() }) };
+  const bodies = madeAhead(ready, make);
+  return { setupRequest: (req) => ({ ...req, body: bodies() }) };
 }
 
 /** One window of `seconds` on `server`: its requests, its non-2xx and errors, its CPU time. */

@@ -63,8 +63,11 @@ import { fileURLToPath } from 'node:url';
 import { ensureBuilt, processCpuUs, serverPath, serverRoot } from './attack-server.js';
 import {
   BATCH_OF_NEW,
+  body,
   freePort,
   literal,
+  madeAhead,
+  PER_BATCH,
   type Question,
   randomQuestion,
   SELECTION,
@@ -114,8 +117,6 @@ const BATCH_QUERY = 'query Batch($q: [PathQuery!]!) { shortestPathsBatch(queries
 function randomBatch(random: () => number = Math.random) {
   return Array.from({ length: 100 }, () => randomQuestion(random));
 }
-
-const body = (query: string, variables?: unknown) => JSON.stringify({ query, variables });
 
 async function startServerProcess(
   env: Record<string, string> = {},
@@ -244,8 +245,6 @@ const distinctRounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const fmtLoad = (load: number[]) => load.map((x) => x.toFixed(2)).join(' ');
 const VARIABLES_QUERY = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
 const CHECK_QUERY = 'query Check($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }';
-/** Questions a request of the batched never-asked row carries. */
-const PER_BATCH = 100;
 
 /** Requests that cycle through `bodies`, one after another, shared by every connection. */
 function cycling(bodies: readonly string[]): AutocannonRequest {
@@ -263,21 +262,19 @@ const NEVER_ASKED_READY = 60_000;
  */
 function neverAsked(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261127);
-  return madeAhead(NEVER_ASKED_READY, () => body(literal(unseenQuestion(random, seen))));
+  return handingOut(madeAhead(NEVER_ASKED_READY, () => body(literal(unseenQuestion(random, seen)))));
 }
 
 /** Like `neverAsked`, a hundred new questions a request, as the variables of one batch document. */
 function neverAskedBatches(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261128);
   const fresh = () => body(BATCH_OF_NEW, { q: Array.from({ length: PER_BATCH }, () => unseenQuestion(random, seen)) });
-  return madeAhead(NEVER_ASKED_READY / PER_BATCH, fresh);
+  return handingOut(madeAhead(NEVER_ASKED_READY / PER_BATCH, fresh));
 }
 
-/** Requests with the bodies `fresh` makes: `ready` of them made now, the rest as they are needed. */
-function madeAhead(ready: number, fresh: () => string): AutocannonRequest {
-  const bodies = Array.from({ length: ready }, fresh);
-  let next = 0;
-  return { setupRequest: (req) => ({ ...req, body: next < bodies.length ? bodies[next++] : fresh() }) };
+/** Requests with the bodies `bodies` hands out, one each. */
+function handingOut(bodies: () => string): AutocannonRequest {
+  return { setupRequest: (req) => ({ ...req, body: bodies() }) };
 }
 
 /** The counters of /metrics that say which layer answered. */

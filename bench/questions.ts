@@ -31,6 +31,23 @@ export type Question = ReturnType<typeof randomQuestion>;
 /** The selection of the distinct-question rows. */
 export const SELECTION = '{ distance layers { squares } pathCount }';
 
+/** Questions of one batch request. */
+export const PER_BATCH = 100;
+
+/** A request body: a document and its variables. */
+export const body = (query: string, variables?: unknown) => JSON.stringify({ query, variables });
+
+/**
+ * Bodies made by `make`, one a call: `ready` of them made now, so that the load generator, which
+ * shares the machine's cores with the server, only hands texts over while it measures; more
+ * are made if they run out.
+ */
+export function madeAhead(ready: number, make: () => string): () => string {
+  const bodies = Array.from({ length: ready }, make);
+  let next = 0;
+  return () => (next < bodies.length ? bodies[next++] : make());
+}
+
 /** A hundred questions as the variables of one document. */
 export const BATCH_OF_NEW = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) ${SELECTION} }`;
 
