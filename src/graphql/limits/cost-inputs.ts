@@ -1,8 +1,9 @@
 /**
  * What the text of a question says of its work before anything runs, for the cost model
  * (`cost.ts`): how many pieces a FEN draws in a picture, how many half-moves a PGN may hold, how
- * many rays a fairy piece's Betza text may give. Each
- * is a count over the text (no parsing), so it costs what reading the text costs and never fails.
+ * many rays a fairy piece's Betza text may give, how many squares its board has, how many questions
+ * a list holds. Each is a count over the text or the value (no parsing), so it costs what reading
+ * them costs and never fails.
  */
 import type { Limits } from '../../config.js';
 
@@ -47,18 +48,6 @@ export function pliesIn(pgn: unknown, limits: Limits): number {
  * (capped at MAX_BETZA_LENGTH characters, which the question is refused past anyway).
  */
 export function moverWeight(query: unknown): number {
-  return moverUnits(query);
-}
-
-/**
- * Work of reading a fairy question's Betza text, in board squares: a new rider's text is read in
- * about a millisecond (its moves traced to the largest board's edge), what filling 4,096
- * squares takes. Repeated texts are read once, but the estimate cannot know which are new.
- */
-export const BETZA_READ_WORK = 4096;
-
-/** `moverWeight`'s letters. */
-function moverUnits(query: unknown): number {
   if (query === null || typeof query !== 'object') return 1;
   const { piece, betza } = query as { piece?: unknown; betza?: unknown };
   if (piece !== 'FAIRY' || typeof betza !== 'string') return 1;
@@ -69,4 +58,51 @@ function moverUnits(query: unknown): number {
     else if (c >= 0x41 && c <= 0x5a) letters++;
   }
   return Math.max(1, letters);
+}
+
+/**
+ * Work of reading a fairy question's Betza text, in board squares: a new rider's text is read in
+ * about a millisecond (its moves traced to the largest board's edge), what filling 4,096
+ * squares takes. Repeated texts are read once, but the estimate cannot know which are new.
+ */
+export const BETZA_READ_WORK = 4096;
+
+/** Squares of a question without a board: the engine's default 8 x 8. */
+export const DEFAULT_BOARD_SQUARES = 64;
+
+/** A list argument as graphql-js coerces it (a single value is a list of one), cut at MAX_BATCH_SIZE. */
+export function batch(value: unknown, limits: Limits): unknown[] {
+  const list = Array.isArray(value) ? value : value == null ? [] : [value];
+  return list.length > limits.maxBatchSize ? list.slice(0, limits.maxBatchSize) : list;
+}
+
+/** The work of reading a question's Betza text: BETZA_READ_WORK for a fairy question, else 0. */
+export function betzaReadWork(query: unknown): number {
+  return query !== null && typeof query === 'object' && (query as { betza?: unknown }).betza != null
+    ? BETZA_READ_WORK
+    : 0;
+}
+
+/** Squares of a `PathQuery` value (MAX_BOARD_SIDE^2 if it is not an object). */
+export function querySquares(query: unknown, limits: Limits): number {
+  return query !== null && typeof query === 'object'
+    ? boardSquares((query as { board?: unknown }).board, limits)
+    : unknownSquares(limits);
+}
+
+/** files x ranks of a `BoardInput` value: 64 when absent, each side clamped to 1..MAX_BOARD_SIDE. */
+export function boardSquares(board: unknown, limits: Limits): number {
+  if (board == null) return DEFAULT_BOARD_SQUARES;
+  if (typeof board !== 'object') return unknownSquares(limits);
+  const side = (n: unknown) =>
+    typeof n === 'number' && Number.isFinite(n)
+      ? Math.min(Math.max(Math.trunc(n), 1), limits.maxBoardSide)
+      : limits.maxBoardSide;
+  const { files, ranks } = board as { files?: unknown; ranks?: unknown };
+  return side(files) * side(ranks);
+}
+
+/** Squares of a question whose board cannot be read before execution: the largest board. */
+export function unknownSquares(limits: Limits): number {
+  return limits.maxBoardSide * limits.maxBoardSide;
 }

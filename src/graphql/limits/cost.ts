@@ -56,15 +56,24 @@ import type {
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../../config.js';
 import { PLY_WEIGHT } from '../work/dispatch.js';
-import { BETZA_READ_WORK, GAME_PIECE_UNITS, MAX_PIECES, moverWeight, pieceUnits, pliesIn } from './cost-inputs.js';
+import {
+  batch,
+  betzaReadWork,
+  boardSquares,
+  DEFAULT_BOARD_SQUARES,
+  GAME_PIECE_UNITS,
+  MAX_PIECES,
+  moverWeight,
+  pieceUnits,
+  pliesIn,
+  querySquares,
+  unknownSquares,
+} from './cost-inputs.js';
 
 /** graphql-armor's defaults (costLimit): a field with a selection, a leaf, and the factor per level. */
 export const OBJECT_COST = 2;
 export const SCALAR_COST = 1;
 export const DEPTH_COST_FACTOR = 1.5;
-
-/** Squares of a question without a board: the engine's default 8 x 8. */
-export const DEFAULT_BOARD_SQUARES = 64;
 
 /**
  * Work above which a request is heavy: 65,536 squares, the size of one engine call of the loader
@@ -326,42 +335,6 @@ function pageSize(node: FieldNode, args: readonly { name: string; defaultValue: 
 function argument(node: FieldNode, name: string, walk: Walk): unknown {
   const arg = node.arguments?.find((a) => a.name.value === name);
   return arg ? valueFromASTUntyped(arg.value, walk.variables) : undefined;
-}
-
-/** A list argument as graphql-js coerces it (a single value is a list of one), cut at MAX_BATCH_SIZE. */
-function batch(value: unknown, limits: Limits): unknown[] {
-  const list = Array.isArray(value) ? value : value == null ? [] : [value];
-  return list.length > limits.maxBatchSize ? list.slice(0, limits.maxBatchSize) : list;
-}
-
-/** The work of reading a question's Betza text: BETZA_READ_WORK for a fairy question, else 0. */
-function betzaReadWork(query: unknown): number {
-  return query !== null && typeof query === 'object' && (query as { betza?: unknown }).betza != null
-    ? BETZA_READ_WORK
-    : 0;
-}
-
-/** Squares of a `PathQuery` value (MAX_BOARD_SIDE^2 if it is not an object). */
-function querySquares(query: unknown, limits: Limits): number {
-  return query !== null && typeof query === 'object'
-    ? boardSquares((query as { board?: unknown }).board, limits)
-    : unknownSquares(limits);
-}
-
-/** files x ranks of a `BoardInput` value: 64 when absent, each side clamped to 1..MAX_BOARD_SIDE. */
-function boardSquares(board: unknown, limits: Limits): number {
-  if (board == null) return DEFAULT_BOARD_SQUARES;
-  if (typeof board !== 'object') return unknownSquares(limits);
-  const side = (n: unknown) =>
-    typeof n === 'number' && Number.isFinite(n)
-      ? Math.min(Math.max(Math.trunc(n), 1), limits.maxBoardSide)
-      : limits.maxBoardSide;
-  const { files, ranks } = board as { files?: unknown; ranks?: unknown };
-  return side(files) * side(ranks);
-}
-
-function unknownSquares(limits: Limits): number {
-  return limits.maxBoardSide * limits.maxBoardSide;
 }
 
 function namedType(type: unknown): SchemaType | undefined {
