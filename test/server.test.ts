@@ -41,6 +41,9 @@ function fakeStore(options: { healthy?: () => boolean; lookup?: () => Promise<vo
         throw new Error('not used');
       },
       delete: async () => false,
+      authorize: async () => {
+        throw new Error('not used');
+      },
     },
     healthy: async () => options.healthy?.() ?? true,
     close: async () => {

@@ -270,8 +270,8 @@ export class PrismaAnalysisStore implements AnalysisStore {
           await tx.$queryRawUnsafe('SELECT 1 FROM "Analysis" WHERE "id" = $1 FOR UPDATE', id);
         }
         const row = await tx.analysis.findUnique({ where: { id } });
-        if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
-        if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
+        if (!row) throw new NotFoundError(id);
+        if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError(id);
         if (expectedVersion !== undefined && expectedVersion !== row.version) {
           throw new ConflictError(expectedVersion, row.version);
         }
@@ -318,14 +318,20 @@ export class PrismaAnalysisStore implements AnalysisStore {
    * Deletes an analysis; true once it is gone. An unknown id (never saved, or deleted already) is
    * `NotFoundError`, as for `update`: a client retrying a delete learns the analysis is gone.
    */
+  async authorize(id: string, editToken: string): Promise<void> {
+    const row = await this.#prisma.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });
+    if (!row) throw new NotFoundError(id);
+    if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError(id);
+  }
+
   async delete(id: string, editToken: string): Promise<boolean> {
     return this.#prisma.$transaction(async (tx) => {
       const row = await tx.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });
-      if (!row) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
-      if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError('Wrong or missing edit token');
+      if (!row) throw new NotFoundError(id);
+      if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError(id);
       // deleteMany: a delete that lost a race to another one finds nothing, which is not-found too.
       const { count } = await tx.analysis.deleteMany({ where: { id } });
-      if (count === 0) throw new NotFoundError(`No analysis with id ${JSON.stringify(id)}`);
+      if (count === 0) throw new NotFoundError(id);
       return true;
     });
   }

@@ -230,6 +230,7 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     update: (id, token, patch, expectedVersion) =>
       availability.write(() => analyses.update(id, token, patch, expectedVersion)),
     delete: (id, token) => availability.write(() => analyses.delete(id, token)),
+    authorize: (id, token) => availability.read(() => analyses.authorize(id, token)),
   };
   let closing: Promise<void> | null = null;
 

@@ -129,6 +129,11 @@ export interface AnalysisStore {
   update(id: string, editToken: string, patch: AnalysisPatch, expectedVersion?: number): Promise<AnalysisRecord>;
   /** Throws `ForbiddenError` on a wrong token, `NotFoundError` for an unknown id. */
   delete(id: string, editToken: string): Promise<boolean>;
+  /**
+   * Throws as `update` and `delete` would for this id and token, and changes nothing: lets a
+   * caller refuse a stranger before it spends work on the change (`update` checks again).
+   */
+  authorize(id: string, editToken: string): Promise<void>;
 }
 
 /** What `openStore` returns. */
@@ -175,16 +180,28 @@ export interface StoreOptions {
   idempotencyWindowMs?: number;
 }
 
-/** A wrong or missing edit token. */
+/** A wrong or missing edit token for the analysis `id`; names the `editToken` argument. */
 export class ForbiddenError extends ServiceError {
   override readonly name = 'ForbiddenError';
   readonly code = ErrorCode.Forbidden;
+  constructor(id: string) {
+    super(`editToken: wrong or missing edit token for analysis ${JSON.stringify(id)}`);
+  }
+  override extensions(): Record<string, unknown> {
+    return { argument: 'editToken' };
+  }
 }
 
-/** No analysis with that id. */
+/** No analysis with the id `id` (never saved, or deleted); names the `id` argument. */
 export class NotFoundError extends ServiceError {
   override readonly name = 'NotFoundError';
   readonly code = ErrorCode.NotFound;
+  constructor(id: string) {
+    super(`id: no analysis with id ${JSON.stringify(id)}`);
+  }
+  override extensions(): Record<string, unknown> {
+    return { argument: 'id' };
+  }
 }
 
 /**

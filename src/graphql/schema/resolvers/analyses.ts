@@ -4,7 +4,8 @@
  * which also yields the result keys the store records). `Analysis.results` re-prepares the stored
  * queries and loads them through the request's shared loader, so they hit the same cache and batch
  * as every other path question of the request. A wrong edit token is the store's `ForbiddenError`
- * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND). A save runs under the idempotency key
+ * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND); an update checks both before its
+ * input, so a stranger's bad input is still FORBIDDEN. A save runs under the idempotency key
  * of its input or of the request's header (`request/idempotency.ts`), checked before anything else.
  */
 
@@ -104,6 +105,8 @@ export const analysisMutations: MutationResolvers = {
   },
   updateAnalysis: async (_root, { id, editToken, input, expectedVersion }, ctx) => {
     const { limits } = ctx.services;
+    // A stranger (wrong token, unknown id) learns only that, before any work on the input.
+    await requireStore(ctx).analyses.authorize(id, editToken);
     const patch: AnalysisPatch = {};
     if (input.title !== undefined) {
       if (input.title === null)

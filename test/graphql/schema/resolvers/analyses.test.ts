@@ -126,6 +126,32 @@ describe('analyses', () => {
     });
   });
 
+  it('refuses a stranger before reading the input: a wrong token or unknown id with bad input is FORBIDDEN or NOT_FOUND', async () => {
+    const mine = await save({ title: 'kept', queries: [seed] });
+    const UPDATE = `mutation($id: ID!, $token: String!, $input: UpdateAnalysisInput!) {
+      updateAnalysis(id: $id, editToken: $token, input: $input) { id }
+    }`;
+    const bad = { fen: 'not a fen', queries: [{ piece: 'KING', from: ['z9'], to: ['a1'] }] };
+    const stranger = await t.gql(UPDATE, { id: mine.analysis.id, token: 'wrong', input: bad });
+    expect(stranger.body.errors).toEqual([
+      expect.objectContaining({
+        message: `editToken: wrong or missing edit token for analysis "${mine.analysis.id}"`,
+        path: ['updateAnalysis'],
+        extensions: { code: 'FORBIDDEN', argument: 'editToken' },
+      }),
+    ]);
+    const unknown = await t.gql(UPDATE, { id: 'no-such-id', token: mine.editToken, input: bad });
+    expect(unknown.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'id: no analysis with id "no-such-id"',
+        extensions: { code: 'NOT_FOUND', argument: 'id' },
+      }),
+    ]);
+    // The owner with the same input is told what is wrong with it.
+    const owner = await t.gql(UPDATE, { id: mine.analysis.id, token: mine.editToken, input: bad });
+    expect(owner.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'input.fen' });
+  });
+
   it('versions every update; expectedVersion refuses a stale one with CONFLICT; concurrent updates are all applied', async () => {
     const saved = await save({ title: 'v', queries: [seed] });
     const { id } = saved.analysis;
