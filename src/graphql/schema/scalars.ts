@@ -1,8 +1,10 @@
 /**
- * The contract's custom scalars. `Square` and `Bitboard` only check that a value is a string of
- * sane length: whether a name is on the board or a bitboard fits it depends on the board argument,
- * so the engine decides and reports it with the full argument path (`query.from[1]: "z9" is not a
- * square on an 8 x 8 board`), the same way for literals and variables. `BigInt` is written as a
+ * The contract's custom scalars. `Square` and `Bitboard` only check that a value is a string:
+ * whether a name is on the board or a bitboard fits it depends on the board argument, so the
+ * engine decides and reports it with the full argument path (`query.from[1]: "z9" is not a square
+ * on an 8 x 8 board`), the same way for literals and variables, and for a text of any length (a
+ * scalar's refusal would fail the whole request, and quote the whole text). The body limit bounds
+ * the length. `BigInt` is written as a
  * decimal string (JSON numbers lose precision past 2^53). `DateTime` reuses graphql-scalars'
  * ISO-8601 scalar under the contract's name.
  */
@@ -19,21 +21,13 @@ export class ScalarInputError extends GraphQLError {
   }
 }
 
-/** Longest square name accepted (the engine's largest board has names like `iv256`). */
-const MAX_SQUARE_LENGTH = 16;
-/** Longest bitboard text: `0x` and one digit per 4 squares of a 256 x 256 board. */
-const MAX_BITBOARD_LENGTH = 2 + (256 * 256) / 4;
-
 /** A scalar value as its error message shows it. */
 const preview = (value: unknown): string => previewValue(value, 40);
 
-function stringScalar(name: string, maxLength: number, what: string) {
+function stringScalar(name: string, what: string) {
   const check = (value: unknown): string => {
     if (typeof value !== 'string')
       throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(value)}`);
-    if (value.length > maxLength) {
-      throw new ScalarInputError(`${name} ${preview(value)} is longer than ${maxLength} characters`);
-    }
     return value;
   };
   return {
@@ -52,14 +46,14 @@ function stringScalar(name: string, maxLength: number, what: string) {
 export const SquareScalar = new GraphQLScalarType({
   name: 'Square',
   description: 'Square name: file letters then 1-based rank, e.g. e4, aa27.',
-  ...stringScalar('Square', MAX_SQUARE_LENGTH, 'a square name such as "e4"'),
+  ...stringScalar('Square', 'a square name such as "e4"'),
 });
 
 /** Square set as `0x` + hex digits; validated against the board by the engine. */
 export const BitboardScalar = new GraphQLScalarType({
   name: 'Bitboard',
   description: 'Square set as text: 0x + ceil(files*ranks/4) hex digits, bit i = square i (a1 = bit 0).',
-  ...stringScalar('Bitboard', MAX_BITBOARD_LENGTH, 'a bitboard such as "0x0000000010000000"'),
+  ...stringScalar('Bitboard', 'a bitboard such as "0x0000000010000000"'),
 });
 
 function toBigInt(value: unknown): bigint {
