@@ -138,7 +138,8 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
 function squaresOf(params: URLSearchParams, name: string, board: Board, required: boolean): string[] | undefined {
   const raw = params.get(name);
   if (raw === null || raw.trim() === '') {
-    if (required) throw new InputError([name], raw ?? '', 'is missing: give one or more squares, e.g. e4 or a1,h8');
+    if (required)
+      throw new InputError([name], raw ?? undefined, 'is missing: give one or more squares, e.g. e4 or a1,h8');
     return undefined;
   }
   const squares = raw.split(',').map((s) => s.trim());
@@ -211,7 +212,7 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
   checkBetza(betza, limits, ['betza']);
   if (betza !== null && piece === undefined) piece = 'FAIRY';
   if (piece === 'FAIRY' && betza === null)
-    throw new InputError(['betza'], '', 'is missing: piece FAIRY needs a Betza text, e.g. NN (the nightrider)');
+    throw new InputError(['betza'], undefined, 'is missing: piece FAIRY needs a Betza text, e.g. NN (the nightrider)');
   const from = squaresOf(params, 'from', board, true) as string[];
   const to = squaresOf(params, 'to', board, true) as string[];
   const blocked = squaresOf(params, 'blocked', board, false);
@@ -231,7 +232,7 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
   if (piece === undefined)
     throw new InputError(
       ['piece'],
-      pieceText ?? '',
+      pieceText ?? undefined,
       `is missing: expected one of ${ORTHODOX_MOVERS.join(', ')}, or betza for a fairy piece`,
     );
   const q = {

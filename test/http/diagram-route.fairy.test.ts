@@ -124,7 +124,7 @@ describe('GET /diagram.svg with betza', () => {
     ['betza=pN&from=a1&to=h8', `betza: "pN" 'p' at 1 (hoppers) is not supported`],
     ['betza=frK&from=a1&to=h8', `betza: "frK" 'K' at 3 keeps no leap`],
     ['betza=&from=a1&to=h8', 'betza: "" is empty'],
-    ['piece=FAIRY&from=a1&to=h8', 'betza: "" is missing: piece FAIRY needs a Betza text'],
+    ['piece=FAIRY&from=a1&to=h8', 'betza is missing: piece FAIRY needs a Betza text'],
     ['piece=KING&betza=NN&from=a1&to=h8', 'betza: "NN" is only for piece FAIRY, not KING'],
     [
       `betza=${'N'.repeat(MAX_BETZA + 1)}&from=a1&to=h8`,
@@ -137,7 +137,7 @@ describe('GET /diagram.svg with betza', () => {
     ['betza=NN&from=z9&to=h8', 'from: "z9" is not a square on an 8 x 8 board'],
     [
       'from=a1&to=h8',
-      'piece: "" is missing: expected one of KING, QUEEN, ROOK, BISHOP, KNIGHT, WHITE_PAWN, BLACK_PAWN, or betza for a fairy piece',
+      'piece is missing: expected one of KING, QUEEN, ROOK, BISHOP, KNIGHT, WHITE_PAWN, BLACK_PAWN, or betza for a fairy piece',
     ],
   ])('refuses %s with 400 plain text naming the parameter', async (query, message) => {
     const res = await get(query);

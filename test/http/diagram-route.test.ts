@@ -68,9 +68,9 @@ describe('GET /diagram.svg', () => {
     ['piece=KING&from=e4&to=a1&board=17x8', 'board.files: files 17 is over the limit of 16 (MAX_BOARD_SIDE)'],
     ['piece=KING&from=e4&to=a1&fen=nonsense', 'fen: "nonsense" has 1 rank'],
     ['piece=KING&from=e4&to=a1&orientation=up', 'orientation: "up" is not white or black'],
-    ['from=e4&to=a1', 'piece: "" is missing'],
+    ['from=e4&to=a1', 'piece is missing'],
     ['piece=KINGS&from=e4&to=a1', 'piece: "KINGS" is not a piece'],
-    ['piece=KING&from=e4', 'to: "" is missing'],
+    ['piece=KING&from=e4', 'to is missing'],
     ['piece=KING&from=e4&to=a1&avoidAttacked=yes', 'avoidAttacked: "yes" is not true or false'],
     ['piece=KING&from=e4&to=a1&mask=0xzz', 'mask'],
     [

@@ -23,7 +23,10 @@ export function previewValue(value: unknown, maxLength = 80): string {
   return text.length > maxLength ? `${text.slice(0, maxLength - 3)}..."` : text;
 }
 
-/** A user's input the engine cannot accept: message `<path>: <value> <reason>`. */
+/**
+ * A user's input the engine cannot accept: message `<path>: <value> <reason>`, or `<path>
+ * <reason>` when no value was given (`query.betza is missing: ...`).
+ */
 export class InputError extends Error {
   override readonly name = 'InputError';
   constructor(
@@ -32,12 +35,16 @@ export class InputError extends Error {
      * `path` for one it has already located, and would report it without its field's path.
      */
     readonly argument: InputPath,
-    /** The offending value as given. */
+    /** The offending value as given; undefined when it was absent. */
     readonly value: unknown,
     /** What is wrong with it, e.g. `is not a square on an 8 x 8 board`. */
     readonly reason: string,
   ) {
-    super(`${formatInputPath(argument)}: ${previewValue(value)} ${reason}`);
+    super(
+      value === undefined
+        ? `${formatInputPath(argument)} ${reason}`
+        : `${formatInputPath(argument)}: ${previewValue(value)} ${reason}`,
+    );
   }
 
   /** The same error placed under an outer path, e.g. `query` or `queries[3]`. */

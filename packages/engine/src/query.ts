@@ -132,7 +132,7 @@ export function resolveMover(piece: Piece, betza: unknown): { piece: Piece; fair
     if (betza != null) throw new InputError(['betza'], betza, `is only for piece FAIRY, not ${piece}`);
     return { piece, fairy: null };
   }
-  if (betza == null) throw new InputError(['betza'], betza, 'is missing: piece FAIRY needs a Betza text');
+  if (betza == null) throw new InputError(['betza'], undefined, 'is missing: piece FAIRY needs a Betza text');
   if (typeof betza !== 'string') throw new InputError(['betza'], betza, 'is not a Betza text');
   const fairy = readBetza(betza, ['betza']);
   return fairy.orthodox === null ? { piece, fairy } : { piece: fairy.orthodox, fairy: null };

@@ -173,7 +173,7 @@ describe('fairy pieces by hand', () => {
       throw new Error('not refused');
     };
     expect(refusal({ piece: 'FAIRY', from: ['a1'], to: ['h8'] })).toBe(
-      'betza: undefined is missing: piece FAIRY needs a Betza text',
+      'betza is missing: piece FAIRY needs a Betza text',
     );
     expect(refusal({ piece: 'KING', betza: 'NN', from: ['a1'], to: ['h8'] })).toBe(
       'betza: "NN" is only for piece FAIRY, not KING',

@@ -112,7 +112,7 @@ describe('fairy pieces in GraphQL', () => {
     for (const name of ['hopper', 'missing', 'orthodox', 'long'])
       expect(byPath[name].extensions?.code).toBe('BAD_USER_INPUT');
     expect(byPath.hopper.message).toBe(`query.betza: "pN" 'p' at 1 (hoppers) is not supported`);
-    expect(byPath.missing.message).toBe('query.betza: undefined is missing: piece FAIRY needs a Betza text');
+    expect(byPath.missing.message).toBe('query.betza is missing: piece FAIRY needs a Betza text');
     expect(byPath.orthodox.message).toBe('query.betza: "NN" is only for piece FAIRY, not KING');
     expect(byPath.long.message).toBe(
       'query.betza: a text of 27 characters is over the limit of 20 characters (MAX_BETZA_LENGTH)',
