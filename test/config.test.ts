@@ -54,7 +54,7 @@ const EXPECTED_DEFAULTS: Config = {
     maxTextLength: 10_000,
     maxPgnBytes: 262_144,
     maxPlies: 1000,
-    maxBetzaLength: 64,
+    maxBetzaLength: 1024,
     engineBudgetMs: 2000,
     maxResponseBytes: 16_777_216,
   },

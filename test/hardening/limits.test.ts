@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_CANONICAL_BETZA_LENGTH } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { startChildServer } from '../support/child-server.js';
@@ -359,6 +360,21 @@ describe('the service’s own limits at their defaults', () => {
         /a FEN of 4417 characters is over the limit of 4416 characters for boards of side 64 \(MAX_BOARD_SIDE\)$/,
       );
     }
+  });
+
+  it('takes back every canonical Betza text it answers: the default MAX_BETZA_LENGTH is over the longest', async () => {
+    expect(DEFAULTS.MAX_BETZA_LENGTH).toBeGreaterThanOrEqual(MAX_CANONICAL_BETZA_LENGTH);
+    // 64 characters asked, 77 answered.
+    const asked = 'fQ163ffZ32brN40brA68flA96lQ143ffC64bQ15rrN68flC18rrZ60lvN30flN39';
+    const q =
+      'query($b: String!) { shortestPaths(query: { piece: FAIRY, betza: $b, from: ["a1"], to: ["h8"] }) { betza key distance } }';
+    const first = await t.gql(q, { b: asked });
+    expectOk(first);
+    const { betza, key, distance } = first.body.data.shortestPaths;
+    expect(betza.length).toBeGreaterThan(asked.length);
+    const again = await t.gql(q, { b: betza });
+    expectOk(again);
+    expect(again.body.data.shortestPaths).toEqual({ betza, key, distance });
   });
 
   it('square names and bitboards of any length reach the engine: a local error, its value shortened', async () => {

@@ -96,6 +96,15 @@ export const ORTHODOX_BETZA: Readonly<Record<string, string>> = {
   KNIGHT: 'N',
 };
 
+/**
+ * Longest canonical text (`FairyPiece.betza`) of any piece: a reader that takes texts this long
+ * can read back every answer. Each atom, plain or lame (W and F are never lame), writes at most
+ * one term a leap (4, or 8 for N, C and Z): its `n`, its direction letters (at most 2 for W, D
+ * and H, 4 for F, A and G, 6 for N, C and Z: betza-prefixes.ts), the atom, and a count under its
+ * ride cap (three digits for W, F, D, N and A, two for the three-leapers) or the atom doubled.
+ */
+export const MAX_CANONICAL_BETZA_LENGTH = 752;
+
 /** The canonical text of a Betza text (`readBetza(text, path).betza`). */
 export function canonicalBetza(text: string, path: InputPath = ['betza']): string {
   return readBetza(text, path).betza;

@@ -4,7 +4,14 @@
  * service and its viewer import too.
  */
 
-export { canonicalBetza, type FairyPiece, type FairyRay, ORTHODOX_BETZA, readBetza } from './betza.js';
+export {
+  canonicalBetza,
+  type FairyPiece,
+  type FairyRay,
+  MAX_CANONICAL_BETZA_LENGTH,
+  ORTHODOX_BETZA,
+  readBetza,
+} from './betza.js';
 export { countBits, formatBitboard, parseBitboard, WordSquareSet } from './bitset.js';
 export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board.js';
 export {

@@ -8,8 +8,8 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { readBetza } from '../src/betza.js';
-import { atomLeaps, BETZA_ATOMS, directionMask } from '../src/betza-parse.js';
+import { MAX_CANONICAL_BETZA_LENGTH, readBetza } from '../src/betza.js';
+import { atomLeaps, BETZA_ATOMS, canBeLame, directionMask, rideCap } from '../src/betza-parse.js';
 import { directionPrefixes } from '../src/betza-prefixes.js';
 import { InputError } from '../src/errors.js';
 
@@ -329,5 +329,28 @@ describe("the contract's equivalences", () => {
     expect(readBetza('ffnN3frN5').betza).toBe('frN5nffN3');
     expect(readBetza('frN5nffN3').betza).toBe('frN5nffN3');
     expect(readBetza('flFrW').betza).toBe('rWflF');
+  });
+});
+
+describe('the length of a canonical text', () => {
+  it('is bounded by MAX_CANONICAL_BETZA_LENGTH, as the prefix tables and the ride caps make it', () => {
+    // One term a leap, plain and (where the atom can be lame) lame: `n`, the longest prefix of
+    // the atom's class, the atom, and its longest count (doubled atom or three digits).
+    let longest = 0;
+    for (const atom of BETZA_ATOMS) {
+      const prefix = Math.max(...directionPrefixes(atom).map(({ letters }) => letters.length));
+      const count = Math.max(2, String(rideCap(atom) - 1).length);
+      const term = prefix + 1 + count;
+      longest += atomLeaps(atom).length * (term + (canBeLame(atom) ? term + 1 : 0));
+    }
+    expect(longest).toBe(MAX_CANONICAL_BETZA_LENGTH);
+  });
+
+  it('can be longer than the text asked, and reads back as itself', () => {
+    const asked = 'fQ163ffZ32brN40brA68flA96lQ143ffC64bQ15rrN68flC18rrZ60lvN30flN39';
+    const { betza } = readBetza(asked);
+    expect(betza.length).toBeGreaterThan(asked.length);
+    expect(readBetza(betza).betza).toBe(betza);
+    expect(readBetza(betza).rays).toEqual(readBetza(asked).rays);
   });
 });

@@ -44,8 +44,8 @@ export function pliesIn(pgn: unknown, limits: Limits): number {
  * The fill work of a question's mover beside an orthodox piece's: 1, or for a FAIRY question its
  * Betza text's letters (K and Q count two, as they stand for two atoms). A fill step costs about
  * a shift a ray, and each letter gives at most eight rays, as a queen has (measured on 64 x 64,
- * a nightrider, weight 2, costs about two queens). Counted over the text
- * (capped at MAX_BETZA_LENGTH characters, which the question is refused past anyway).
+ * a nightrider, weight 2, costs about two queens). Counted over the text's first 256 characters:
+ * past them the weight already says heavy, and no piece has more rays than about eleven queens.
  */
 export function moverWeight(query: unknown): number {
   if (query === null || typeof query !== 'object') return 1;
