@@ -9,9 +9,10 @@
  * allows. The en passant field of every FEN names the square behind a pawn that just made a
  * double step, whether or not a capture is possible, as the PGN standard writes it.
  */
-import { Chess, type Move, validateFen } from 'chess.js';
+import { Chess, type Move } from 'chess.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
+import { startFenOf } from './game-start.js';
 import { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
 import { positionQuery } from './position.js';
 import type { Color, PathQuery, Role } from './types.js';
@@ -56,7 +57,6 @@ export interface Game {
 }
 
 const ROLE: Record<string, Role> = { k: 'KING', q: 'QUEEN', r: 'ROOK', b: 'BISHOP', n: 'KNIGHT', p: 'PAWN' };
-const STANDARD_VARIANTS = new Set(['standard', 'chess', 'from position']);
 const SAN_PARTS = /^([KQRBN])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([QRBNKqrbnk]))?$/;
 const FILES = 'abcdefgh';
 
@@ -72,16 +72,7 @@ function indexOf(square: string): number {
 
 /** Plays a read game from its start position. */
 export function playGame(text: PgnText): Game {
-  const variant = text.tags.find((t) => t.name === 'Variant');
-  if (variant && !STANDARD_VARIANTS.has(variant.value.trim().toLowerCase())) {
-    throw new PgnError(`the Variant tag "${variant.value}" is not standard chess, the only game read here`);
-  }
-  const fenTag = text.tags.find((t) => t.name === 'FEN');
-  const startFen = fenTag ? fenTag.value.trim() : new Chess().fen();
-  if (fenTag) {
-    const valid = validateFen(startFen);
-    if (!valid.ok) throw new PgnError(`the FEN tag "${startFen}" is not a legal position: ${valid.error}`);
-  }
+  const startFen = startFenOf(text.tags);
   const chess = new Chess(startFen);
   const [, turn, , , , fullmove] = startFen.split(/\s+/);
   let number = (Number(fullmove ?? 1) - 1) * 2 + (turn === 'b' ? 2 : 1);

@@ -3,10 +3,12 @@
  * chess is played (`game.ts` plays them). PGN as sites and databases write it is lenient, and the
  * contract says what is read: tag values with the standard's `\"` and `\\` escapes; comments in
  * braces and after `;`; `%` escape lines; variations in parentheses, nested, skipped whole; NAGs
- * (`$1`) and annotation marks (`!`, `?!`); move numbers with one dot or three, attached or not;
- * CR LF line ends; the result. What cannot be read is refused with its place (line and column),
- * never skipped: an unclosed comment or variation, a stray `)`, a token that is no move, a second
- * game. Reading is one pass over the text with no backtracking, so its cost is its length.
+ * (`$1`) and annotation marks (`!`, `?!`); move numbers with one dot or three, attached or not
+ * (and `17. ... Kd7`, as some libraries write a move of Black's); CR LF line ends; the result.
+ * What cannot be read is refused with its place (line and column), never skipped: an unclosed
+ * comment or variation, a stray `)`, a token that is no move, a second game; and a text with no
+ * game in it at all. Reading is one pass over the text with no backtracking, so its cost is its
+ * length.
  */
 import { InputError } from './errors.js';
 
@@ -128,6 +130,11 @@ export function readPgn(text: string): PgnText {
     readToken(text.slice(start, i), line, column(start));
   }
   if (depth > 0) refuse('an unclosed variation (a "(" with no ")")', variationLine, variationColumn);
+  if (tags.length === 0 && moves.length === 0 && result === null) {
+    throw new PgnError(
+      'holds no game: no tag pair, no move and no result (a game with no moves is at least its result, e.g. *)',
+    );
+  }
   return { tags, moves, result };
 
   function readToken(token: string, at: number, col: number): void {
@@ -148,6 +155,7 @@ export function readPgn(text: string): PgnText {
       return;
     }
     if (/^\d+$/.test(rest) && offset === 0) return; // a move number written without its dot
+    if (/^(\.+|…)$/.test(rest)) return; // the dots of `17. ... Kd7`, apart from their number
     if (NAG.test(rest) || MARKS.test(rest)) return;
     if (result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
     const san = SAN.exec(rest);

@@ -270,6 +270,45 @@ describe('moves as the contract reads them', () => {
     expect(readGame('[Variant "Standard"]\n\n1. e4 *').plies[0].san).toBe('e4');
   });
 
+  it('refuses a FEN tag whose castling rights, en passant square or check its pieces contradict', () => {
+    const fen = (f: string) => `[SetUp "1"]\n[FEN "${f}"]\n\n*`;
+    const illegal = (f: string, why: string) => `pgn: the FEN tag "${f}" is not a legal position: ${why}`;
+    // O-O was played with a knight on h1 as the rook, and with no rook at all.
+    for (const f of [
+      '4k3/8/8/8/8/8/8/4K2N w K - 0 1',
+      '4k3/8/8/8/8/8/8/4K3 w K - 0 1',
+      '4k3/8/8/8/8/8/8/3K3R w K - 0 1',
+    ])
+      expect(refusal(fen(f))).toBe(illegal(f, 'castling right K needs the white king on e1 and a white rook on h1'));
+    const q = 'r3k3/8/8/8/8/8/8/4K3 w q - 0 1';
+    expect(refusal(fen(q.replace('r3k3', '4k3')))).toBe(
+      illegal(q.replace('r3k3', '4k3'), 'castling right q needs the black king on e8 and a black rook on a8'),
+    );
+    expect(readGame(`${fen(q).replace('*', '1. Kd2 O-O-O *')}`).plies[1].uci).toBe('e8c8');
+    // Black, not to move, in check: White could take the king.
+    const check = '4k2R/8/8/8/8/8/8/4K3 w - - 0 1';
+    expect(refusal(fen(check))).toBe(illegal(check, 'Black is in check with White to move'));
+    // No white pawn passed e3; and one that did, with the capture played.
+    const ghost = '4k3/8/8/8/3p4/8/8/4K3 b - e3 0 1';
+    expect(refusal(fen(ghost))).toBe(illegal(ghost, 'en passant square e3 is not one a white pawn just passed over'));
+    const real = '4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1';
+    expect(readGame(fen(real).replace('*', '1... dxe3 *')).plies[0]).toMatchObject({ san: 'dxe3', uci: 'd4e3' });
+  });
+
+  it('refuses tags that disagree on the game: two FEN tags, a non-standard Variant among standard ones', () => {
+    const two = '[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n[FEN "4k3/8/8/8/8/8/8/3K4 w - - 0 1"]\n*';
+    expect(refusal(two)).toBe('pgn: 2 FEN tags: a game has one start position');
+    expect(refusal('[Variant "Standard"]\n[Variant "Chess960"]\n*')).toBe(
+      'pgn: the Variant tag "Chess960" is not standard chess, the only game read here',
+    );
+  });
+
+  it('writes the start FEN with its fields one space apart, however the tag spaced them', () => {
+    expect(readGame('[FEN "  4k3/8/8/8/8/8/8/4K3   w  -  -  0  1 "]\n*').startFen).toBe(
+      '4k3/8/8/8/8/8/8/4K3 w - - 0 1',
+    );
+  });
+
   it('refuses illegal, ambiguous, unpromoted and king-promoting moves, naming them and their place', () => {
     const illegal = '1. e4 e5 2. Nf3 Nf6 3. Nc3 Nf6 *';
     expect(refusal(illegal)).toBe(`pgn: 3... Nf6 is not legal here (line 1, column ${illegal.lastIndexOf('Nf6') + 1})`);

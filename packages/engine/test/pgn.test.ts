@@ -132,6 +132,8 @@ describe('movetext as sites and databases write it', () => {
       '1.e4 {c} 1...e5 {c} 2.Nf3 {c} 2....Nc6',
       'e4 e5 Nf3 Nc6',
       '1 e4 e5 2 Nf3 Nc6',
+      // Black's move after dots standing apart, as chess.js exports a game from a FEN.
+      '1. e4 1. ... e5 2. Nf3 2. … Nc6',
     ];
     for (const form of forms) expect(sans(`${form} *`), form).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
     // The place of a move after an attached number is the move's own first character.
@@ -163,7 +165,7 @@ describe('movetext as sites and databases write it', () => {
     expect(readPgn(crlf).tags).toEqual([{ name: 'Event', value: 'x' }]);
   });
 
-  it('reads a game with no moves: a FEN and a result, or nothing at all', () => {
+  it('reads a game with no moves (a FEN and a result), and moves with no result', () => {
     const fen = '8/8/8/4k3/8/8/8/4K3 w - - 0 60';
     expect(readPgn(`[SetUp "1"]\n[FEN "${fen}"]\n\n1/2-1/2\n`)).toEqual({
       tags: [
@@ -173,7 +175,6 @@ describe('movetext as sites and databases write it', () => {
       moves: [],
       result: '1/2-1/2',
     });
-    expect(readPgn('')).toEqual({ tags: [], moves: [], result: null });
     expect(readPgn('1. e4 e5')).toMatchObject({ result: null });
   });
 
@@ -183,6 +184,14 @@ describe('movetext as sites and databases write it', () => {
 });
 
 describe('refusals, with what and where', () => {
+  it('a text with no game in it: empty, blank, or comments alone', () => {
+    for (const text of ['', '  \n\t', '{ just a comment }\n; and another'])
+      expect(refusal(text), JSON.stringify(text)).toBe(
+        'pgn: holds no game: no tag pair, no move and no result (a game with no moves is at least its result, e.g. *)',
+      );
+    expect(readPgn('*')).toEqual({ tags: [], moves: [], result: '*' });
+  });
+
   it('an unclosed comment, at its brace', () => {
     expect(refusal('1. e4 e5\n2. Nf3 {never closed\n2... Nc6 *')).toBe(
       'pgn: an unclosed comment (a "{" with no "}") at line 2, column 8',

@@ -1,0 +1,78 @@
+/**
+ * The start position a game's tags give: the standard one, or the `FEN` tag's. chess.js checks a
+ * FEN's syntax and kings but not whether its castling rights and en passant square fit its
+ * pieces, nor whether the side that just moved left its king in check; then it plays what they
+ * allow: `O-O` with no rook (its knight on h1 "castling"), an en passant capture of a pawn that is
+ * not there, a capture of the king. So a FEN tag is refused here, naming the field, when it says
+ * what its position cannot have: nothing is guessed (no right is dropped, no square cleared).
+ * The tags that choose the game are refused when they disagree (two `FEN` tags, a `Variant` that
+ * is not standard chess among others that are).
+ */
+import { Chess, validateFen } from 'chess.js';
+import { PgnError, type PgnTag } from './pgn.js';
+
+/** The `Variant` values of standard chess, as sites write them (lower case). */
+const STANDARD_VARIANTS = new Set(['standard', 'chess', 'from position']);
+
+/** Each castling right: the king and rook it needs, by colour. */
+const CASTLING: Record<string, { color: 'w' | 'b'; king: string; rook: string }> = {
+  K: { color: 'w', king: 'e1', rook: 'h1' },
+  Q: { color: 'w', king: 'e1', rook: 'a1' },
+  k: { color: 'b', king: 'e8', rook: 'h8' },
+  q: { color: 'b', king: 'e8', rook: 'a8' },
+};
+
+/** The FEN of the position before the first move: the `FEN` tag's (its fields one space apart), or the standard start. */
+export function startFenOf(tags: readonly PgnTag[]): string {
+  for (const variant of tags.filter((t) => t.name === 'Variant')) {
+    if (!STANDARD_VARIANTS.has(variant.value.trim().toLowerCase())) {
+      throw new PgnError(`the Variant tag "${variant.value}" is not standard chess, the only game read here`);
+    }
+  }
+  const fenTags = tags.filter((t) => t.name === 'FEN');
+  if (fenTags.length === 0) return new Chess().fen();
+  if (fenTags.length > 1) throw new PgnError(`${fenTags.length} FEN tags: a game has one start position`);
+  const fen = fenTags[0].value.trim().split(/\s+/).join(' ');
+  const valid = validateFen(fen);
+  if (!valid.ok) throw new PgnError(`the FEN tag "${fen}" is not a legal position: ${valid.error}`);
+  const refuse = (why: string): never => {
+    throw new PgnError(`the FEN tag "${fen}" is not a legal position: ${why}`);
+  };
+  const chess = new Chess(fen);
+  const [, turn, castling, enPassant] = fen.split(' ');
+  const at = (square: string) => chess.get(square as Parameters<Chess['get']>[0]);
+  for (const right of castling === '-' ? [] : castling) {
+    const { color, king, rook } = CASTLING[right];
+    const k = at(king);
+    const r = at(rook);
+    if (k?.type !== 'k' || k.color !== color || r?.type !== 'r' || r.color !== color) {
+      const side = color === 'w' ? 'white' : 'black';
+      refuse(`castling right ${right} needs the ${side} king on ${king} and a ${side} rook on ${rook}`);
+    }
+  }
+  const mover = turn as 'w' | 'b';
+  const waiting = mover === 'w' ? 'b' : 'w';
+  const waitingKing = chess.findPiece({ type: 'k', color: waiting })[0];
+  if (waitingKing && chess.isAttacked(waitingKing, mover)) {
+    refuse(`${waiting === 'w' ? 'White' : 'Black'} is in check with ${mover === 'w' ? 'White' : 'Black'} to move`);
+  }
+  if (enPassant !== '-') {
+    // The square a pawn of the side that just moved passed over: behind it that pawn, before it
+    // the square it came from, empty.
+    const file = enPassant[0];
+    const [passed, landed, left] = mover === 'w' ? ['6', '5', '7'] : ['3', '4', '2'];
+    const pawn = at(`${file}${landed}`);
+    if (
+      enPassant[1] !== passed ||
+      pawn?.type !== 'p' ||
+      pawn.color !== waiting ||
+      at(enPassant) !== undefined ||
+      at(`${file}${left}`) !== undefined
+    ) {
+      refuse(
+        `en passant square ${enPassant} is not one a ${waiting === 'w' ? 'white' : 'black'} pawn just passed over`,
+      );
+    }
+  }
+  return fen;
+}
