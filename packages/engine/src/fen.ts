@@ -22,7 +22,7 @@ export interface PlacedPiece {
 
 /** A parsed FEN. */
 export interface ParsedPosition {
-  /** The FEN as given, trimmed. */
+  /** The FEN in full (absent fields given their defaults, `w - - 0 1`), its fields one space apart. */
   fen: string;
   board: Board;
   turn: Color;
@@ -96,7 +96,8 @@ export function parseFen(fen: string, board: Board = STANDARD_BOARD, path: Input
   if (!/^\d{1,9}$/.test(fullmove)) fail(`has full-move number "${fullmove}"; expected a positive integer`);
   pieces.sort((a, b) => a.index - b.index);
   return {
-    fen: text,
+    // Written in full, one space apart: `8/8/8/8/4K3/8/8/8` reads as the position it stands for.
+    fen: [fields[0], turnField, castling, enPassant, halfmove, fullmove].join(' '),
     board,
     turn: turnField === 'w' ? 'WHITE' : 'BLACK',
     pieces,

@@ -82,6 +82,13 @@ describe('parseFen', () => {
     expect(sortPieces(position.pieces)).toEqual(sortPieces(expected));
   });
 
+  it('writes the FEN in full, one space apart: absent fields get their defaults', () => {
+    expect(parseFen('8/8/8/8/4K3/8/8/8').fen).toBe('8/8/8/8/4K3/8/8/8 w - - 0 1');
+    expect(parseFen('  8/8/8/8/4K3/8/8/8   b ').fen).toBe('8/8/8/8/4K3/8/8/8 b - - 0 1');
+    const full = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1';
+    expect(parseFen(full).fen).toBe(full);
+  });
+
   it('turn b is BLACK; a moved pawn moves its occupied square', () => {
     const position = parseFen('rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1');
     expect(position.turn).toBe('BLACK');
