@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceParseSquare, referenceSolve } from '../packages/engine/test/support/reference-bfs.js';
+import { DEFAULTS } from '../src/config.js';
 import { ROOT } from './support/child-server.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -95,5 +96,19 @@ describe('chess-paths game', () => {
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain("Run 'chess-paths game --help' for usage.");
     for (const run of [bad, missing, usage]) expect(run.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses a file over the PGN limit by its size in bytes, before decoding it, and an empty one', () => {
+    // Invalid UTF-8 would decode to three bytes a byte: the size said is the file's.
+    const big = join(dir, 'big.bin');
+    writeFileSync(big, Buffer.alloc(DEFAULTS.MAX_PGN_BYTES + 1, 0xff));
+    const run = cli([big]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      `chess-paths: FILE is ${DEFAULTS.MAX_PGN_BYTES + 1} bytes, over the limit of ${DEFAULTS.MAX_PGN_BYTES} bytes of PGN\n`,
+    );
+    const empty = cli(['-'], '');
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/^chess-paths: pgn: holds no game/);
   });
 });

@@ -47,10 +47,10 @@ export function parseGameArgs(args: string[]): GameRequest {
   return { file: positionals[0], json: values.json === true };
 }
 
-/** The text of FILE or of standard input; a file that cannot be read is the user's input error. */
-function readText(file: string): string {
+/** The bytes of FILE or of standard input; a file that cannot be read is the user's input error. */
+function readBytes(file: string): Buffer {
   try {
-    return readFileSync(file === '-' ? 0 : file, 'utf8');
+    return readFileSync(file === '-' ? 0 : file);
   } catch (err) {
     const reason =
       (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read: ${(err as Error).message}`;
@@ -58,15 +58,18 @@ function readText(file: string): string {
   }
 }
 
-/** Reads the game of a PGN text within the API's default limits. */
-export function gameOf(text: string): Game {
-  const bytes = Buffer.byteLength(text);
+/** Reads the game of a PGN file's bytes within the API's default limits (its size before it is decoded). */
+export function gameOf(bytes: Buffer): Game {
   const { MAX_PGN_BYTES: maxBytes, MAX_PLIES: maxPlies } = DEFAULTS;
-  if (bytes > maxBytes)
-    throw new InputError(['FILE'], `${bytes} bytes`, `is over the limit of ${maxBytes} bytes of PGN`);
-  const read = readPgn(text);
+  if (bytes.length > maxBytes)
+    throw new InputError(['FILE'], undefined, `is ${bytes.length} bytes, over the limit of ${maxBytes} bytes of PGN`);
+  const read = readPgn(bytes.toString('utf8'));
   if (read.moves.length > maxPlies) {
-    throw new InputError(['FILE'], `${read.moves.length} half-moves`, `is over the limit of ${maxPlies} half-moves`);
+    throw new InputError(
+      ['FILE'],
+      undefined,
+      `holds ${read.moves.length} half-moves, over the limit of ${maxPlies} half-moves`,
+    );
   }
   return playGame(read);
 }
@@ -149,6 +152,6 @@ function gameJson(game: Game): Record<string, unknown> {
 
 /** Runs `game` on parsed arguments and returns what to print on stdout. */
 export function gameCommand(request: GameRequest): string {
-  const game = gameOf(readText(request.file));
+  const game = gameOf(readBytes(request.file));
   return request.json ? `${JSON.stringify(gameJson(game), null, 2)}\n` : gameText(game);
 }
