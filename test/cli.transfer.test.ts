@@ -76,6 +76,13 @@ describe('chess-paths export and import: help and usage', () => {
     expect(two.status).toBe(2);
     expect(two.stderr).toMatch(/one FILE at a time/);
   });
+
+  it('a bad --database is named as --database, not as DATABASE_URL', async () => {
+    const run = await cli(['export', '--database', 'bogus://x']);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^chess-paths export: --database "bogus:\/\/x" /);
+    expect(run.stderr).not.toContain('DATABASE_URL=');
+  });
 });
 
 describe.skipIf(skipPostgres)('chess-paths export and import: moving house', () => {

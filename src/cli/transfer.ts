@@ -91,9 +91,16 @@ function counted(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The configuration the server would run with, `--database` overriding DATABASE_URL. */
+/** The configuration the server would run with, `--database` overriding DATABASE_URL (and named when it is wrong). */
 function configFor(database: string | undefined, env: NodeJS.ProcessEnv): Config {
-  return loadConfig(database === undefined ? env : { ...env, DATABASE_URL: database });
+  if (database === undefined) return loadConfig(env);
+  try {
+    return loadConfig({ ...env, DATABASE_URL: database });
+  } catch (error) {
+    if (error instanceof ConfigError && error.message.startsWith('DATABASE_URL='))
+      throw new ConfigError(`--database ${error.message.slice('DATABASE_URL='.length)}`);
+    throw error;
+  }
 }
 
 /** Runs `work`, turning refusals and database errors into one line on stderr and exit 1. */
