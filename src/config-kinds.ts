@@ -40,7 +40,7 @@ export const boolean: Kind<boolean> = {
     const word = raw.trim().toLowerCase();
     if (['1', 'true', 'yes', 'on'].includes(word)) return true;
     if (['0', 'false', 'no', 'off'].includes(word)) return false;
-    throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a boolean (true/false)`);
+    throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a boolean (true or false; also 1/0, yes/no, on/off)`);
   },
   show: String,
   accepts: 'true or false',

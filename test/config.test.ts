@@ -150,7 +150,7 @@ describe('loadConfig', () => {
       });
     }
     expect(() => loadConfig({ PLAYGROUND: 'maybe' })).toThrow(
-      new ConfigError('PLAYGROUND="maybe" is not a boolean (true/false)'),
+      new ConfigError('PLAYGROUND="maybe" is not a boolean (true or false; also 1/0, yes/no, on/off)'),
     );
   });
 
