@@ -86,6 +86,9 @@ describe('chess-paths solve', () => {
       overlay: { ascii: renderAscii(result) },
     });
     expect(json.pathCount).toBe('8');
+    // The distance map of every square, as PathResult.distances: e4 0, a1 and h8 4.
+    expect(json.distances).toEqual(result.distances);
+    expect([json.distances[28], json.distances[0], json.distances[63]]).toEqual([0, 4, 4]);
     expect(json.layers).toEqual(
       result.layers.map((layer) => ({ bitboard: layer.bitboard, squares: layer.squares, count: layer.count })),
     );

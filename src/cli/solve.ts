@@ -180,6 +180,7 @@ export function resultJson(result: PathResult, page?: PathConnection): Record<st
     squares: squareSetJson(result.squares),
     pathCount: result.pathCount.toString(),
     path: result.path === null ? null : { squares: result.path.squares },
+    distances: result.distances,
     ...(page
       ? {
           paths: {
