@@ -134,9 +134,23 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
   res.end(text);
 }
 
-/** A list parameter (`a1,h8`), each square checked on the board so errors name the parameter. */
+/**
+ * A parameter that holds one value; null when absent. Given twice it is refused, not read as
+ * its first: `piece=KING&piece=QUEEN` says two things.
+ */
+function single(params: URLSearchParams, name: string): string | null {
+  const all = params.getAll(name);
+  if (all.length > 1) throw new InputError([name], undefined, `is given ${all.length} times: give it once`);
+  return all[0] ?? null;
+}
+
+/**
+ * A list parameter (`a1,h8`), each square checked on the board so errors name the parameter.
+ * Given more than once, its lists are joined: `from=e4&from=d4` is `from=e4,d4`.
+ */
 function squaresOf(params: URLSearchParams, name: string, board: Board, required: boolean): string[] | undefined {
-  const raw = params.get(name);
+  const all = params.getAll(name);
+  const raw = all.length === 0 ? null : all.join(',');
   if (raw === null || raw.trim() === '') {
     if (required)
       throw new InputError([name], raw ?? undefined, 'is missing: give one or more squares, e.g. e4 or a1,h8');
@@ -147,11 +161,12 @@ function squaresOf(params: URLSearchParams, name: string, board: Board, required
   return squares;
 }
 
-/** A `true|false` parameter (absent: false). */
+/** A `true|false` parameter, in any case (absent: false). */
 function flagOf(params: URLSearchParams, name: string): boolean {
-  const raw = params.get(name);
-  if (raw === null || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1' || raw === '') return true;
+  const raw = single(params, name);
+  const word = raw?.trim().toLowerCase();
+  if (word === undefined || word === 'false' || word === '0') return false;
+  if (word === 'true' || word === '1' || word === '') return true;
   throw new InputError([name], raw, 'is not true or false');
 }
 
@@ -181,7 +196,7 @@ const POSITION_DIAGRAM = `query PositionDiagram($fen: String!, $board: BoardInpu
  */
 export function diagramQuestion(params: URLSearchParams, config: Config): DiagramQuestion {
   const limits = config.limits;
-  const boardText = params.get('board');
+  const boardText = single(params, 'board');
   let board: Board = resolveBoard(null);
   if (boardText !== null) {
     const match = /^\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*$/.exec(boardText);
@@ -190,25 +205,25 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
     checkBoard(asked, limits, ['board']);
     board = resolveBoard(asked);
   }
-  const orientationText = params.get('orientation');
+  const orientationText = single(params, 'orientation');
   let orientation: Color = 'WHITE';
   if (orientationText !== null) {
     const o = orientationText.trim().toLowerCase();
     if (o !== 'white' && o !== 'black') throw new InputError(['orientation'], orientationText, 'is not white or black');
     orientation = o === 'white' ? 'WHITE' : 'BLACK';
   }
-  const fen = params.get('fen');
+  const fen = single(params, 'fen');
   checkFen(fen, limits, ['fen']);
   const avoidAttacked = flagOf(params, 'avoidAttacked');
   const path = flagOf(params, 'path');
-  const pieceText = params.get('piece');
+  const pieceText = single(params, 'piece');
   let piece: Piece | undefined;
   if (pieceText !== null) {
     piece = PIECES.find((p) => p === pieceText.trim().toUpperCase());
     if (piece === undefined)
       throw new InputError(['piece'], pieceText, `is not a piece: expected one of ${PIECES.join(', ')}`);
   }
-  const betza = params.get('betza');
+  const betza = single(params, 'betza');
   checkBetza(betza, limits, ['betza']);
   if (betza !== null && piece === undefined) piece = 'FAIRY';
   if (piece === 'FAIRY' && betza === null)
@@ -216,7 +231,7 @@ export function diagramQuestion(params: URLSearchParams, config: Config): Diagra
   const from = squaresOf(params, 'from', board, true) as string[];
   const to = squaresOf(params, 'to', board, true) as string[];
   const blocked = squaresOf(params, 'blocked', board, false);
-  const mask = params.get('mask');
+  const mask = single(params, 'mask');
   const boardInput = boardText === null ? null : { files: board.files, ranks: board.ranks };
 
   if (avoidAttacked) {

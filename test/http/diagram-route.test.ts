@@ -73,6 +73,8 @@ describe('GET /diagram.svg', () => {
     ['piece=KING&from=e4', 'to is missing'],
     ['piece=KING&from=e4&to=a1&avoidAttacked=yes', 'avoidAttacked: "yes" is not true or false'],
     ['piece=KING&from=e4&to=a1&mask=0xzz', 'mask'],
+    ['piece=KING&piece=QUEEN&from=e4&to=a1', 'piece is given 2 times: give it once'],
+    ['piece=KING&from=e4&to=a1&path=true&path=false', 'path is given 2 times: give it once'],
     [
       `fen=${encodeURIComponent('8/8/8/8/8/8/8/4K3 w - - 0 1')}&from=e4&to=a1&avoidAttacked=true`,
       'from: "e4" has no piece',
@@ -82,6 +84,15 @@ describe('GET /diagram.svg', () => {
     expect(res.status).toBe(400);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await res.text()).toContain(message);
+  });
+
+  it('joins a list given more than once, and reads true and false in any case', async () => {
+    const joined = await get('piece=KING&from=e4&from=d4&to=a1');
+    expect(joined.status).toBe(200);
+    expect(await joined.text()).toBe(await (await get('piece=KING&from=e4,d4&to=a1')).text());
+    const upper = await get('piece=KING&from=e4&to=a1&path=TRUE');
+    expect(upper.status).toBe(200);
+    expect(await upper.text()).toBe(await (await get('piece=KING&from=e4&to=a1&path=true')).text());
   });
 
   it('answers only GET and HEAD', async () => {
