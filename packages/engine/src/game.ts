@@ -193,12 +193,12 @@ function play(chess: Chess, written: PgnMove, number: number): Move {
   } catch {
     // Not standard SAN as written: look at the legal moves themselves.
   }
-  const type = (piece ?? 'P').toLowerCase();
+  const type = (piece ?? 'P').toLowerCase() as 'p' | 'n' | 'b' | 'r' | 'q' | 'k';
+  // Only that piece's moves: chess.js writes each verbose move's SAN and FEN, a cost a move.
   const candidates = chess
-    .moves({ verbose: true })
+    .moves({ piece: type, verbose: true })
     .filter(
       (m) =>
-        m.piece === type &&
         m.to === to &&
         (fromFile === undefined || m.from[0] === fromFile) &&
         (fromRank === undefined || m.from[1] === fromRank),
