@@ -20,6 +20,8 @@
  * - slowloris-bodies: every client sends a 1 MiB `{ __typename }` body in 16 KiB pieces every 250 ms.
  * - games: every client sends 1,000-ply PGN games, each text its own, then the same texts again
  *   (bench/attack-games.ts);
+ * - fairy-texts, fairy-texts-single: every client sends Betza texts of up to 1,024 characters,
+ *   each new and of many long rays, in batches of 100 and one a request (bench/attack-fairy.ts);
  * - the doors (pictures: `GET /diagram.svg`, `position { paths { overlay { svg } } }`, SIGTERM under
  *   diagrams, clients that never read): see bench/attack-doors.ts. Some set server limits of their
  *   own (MAX_BOARD_SIDE=256, SEND_STALL_MS=5000), recorded with their results.
@@ -49,6 +51,7 @@ import { Agent } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DOORS } from './attack-doors.js';
+import { FAIRY } from './attack-fairy.js';
 import { GAMES } from './attack-games.js';
 import * as Q from './attack-queries.js';
 import { type AttackResult, GOALS, goalsOf, type Phase, phaseOf, printTable } from './attack-report.js';
@@ -136,6 +139,7 @@ const ATTACKS: Record<string, Attack> = {
   ...Object.fromEntries(Object.entries(GRAPHQL_ATTACKS).map(([name, run]) => [name, { run }])),
   ...DOORS,
   ...GAMES,
+  ...FAIRY,
 };
 
 async function runAttack(name: string): Promise<AttackResult> {

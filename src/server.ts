@@ -27,7 +27,7 @@ import { isRequestError } from './graphql/request/errors.js';
 import type { Services } from './graphql/request/services.js';
 import { Admission } from './graphql/work/admission.js';
 import { WorkDispatcher } from './graphql/work/dispatch.js';
-import { defaultEngine, type EngineApi } from './graphql/work/engine-api.js';
+import { defaultEngine, type EngineApi, warmUpEngine } from './graphql/work/engine-api.js';
 import { EngineBudget } from './graphql/work/engine-budget.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
 import { HttpDrain } from './http/drain.js';
@@ -180,6 +180,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     return { status: 'degraded', database: 'unavailable', ...(reason ? { reason } : {}) };
   };
 
+  warmUpEngine();
   const httpServer = createServer();
   httpServer.keepAliveTimeout = 65_000;
   httpServer.headersTimeout = 66_000;

@@ -87,6 +87,14 @@ function withShorthands(canonical: string): string {
 const READ_PIECES_KEPT = 256;
 const readPieces = new Map<string, FairyPiece>();
 
+/**
+ * Whether `readBetza` has `text` kept, so it answers at once; otherwise reading it may take tens
+ * of milliseconds (a text of many long rides), which a server schedules as a piece of work.
+ */
+export function isBetzaKept(text: string): boolean {
+  return readPieces.has(text);
+}
+
 /** The canonical Betza text of each orthodox piece (pawns have none: the subset cannot write them). */
 export const ORTHODOX_BETZA: Readonly<Record<string, string>> = {
   KING: 'K',

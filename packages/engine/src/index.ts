@@ -8,6 +8,7 @@ export {
   canonicalBetza,
   type FairyPiece,
   type FairyRay,
+  isBetzaKept,
   MAX_CANONICAL_BETZA_LENGTH,
   ORTHODOX_BETZA,
   readBetza,

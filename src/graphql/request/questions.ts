@@ -5,7 +5,7 @@
  * names the exact argument and value.
  */
 
-import { InputError, type InputPath, type PathQuery, type PathResult } from '@chess-paths/engine';
+import { InputError, type InputPath, isBetzaKept, type PathQuery, type PathResult } from '@chess-paths/engine';
 import { checkQuery } from '../limits/limits.js';
 import type { Prepared } from '../work/engine-api.js';
 import { nextTurn } from '../work/turns.js';
@@ -27,6 +27,15 @@ export function prepareQuestion(ctx: Context, query: PathQuery, path: InputPath,
   } catch (err) {
     rethrowUnder(err, path);
   }
+}
+
+/**
+ * Prepares one query as `prepareQuestion` does, but a Betza text not read before is read on an
+ * event-loop turn of its own (see `prepareQuestions`): then the answer is a promise.
+ */
+export function prepareOnItsTurn(ctx: Context, query: PathQuery, path: InputPath): Prepared | Promise<Prepared> {
+  if (typeof query.betza !== 'string' || isBetzaKept(query.betza)) return prepareQuestion(ctx, query, path);
+  return ctx.budget.pause().then(() => prepareQuestion(ctx, query, path));
 }
 
 /** Queries prepared between two looks at the clock. */
@@ -54,11 +63,28 @@ export function prepareQuestions(
     if (!isRequestError(err)) throw err;
     while (prepared.length < queries.length) prepared.push(err as Error);
   };
-  const prepareNextSlice = (): void => {
-    while (prepared.length < queries.length && !ctx.budget.sliceUsed) {
+  /**
+   * Reading a Betza text not read before takes up to tens of milliseconds in one piece. So such a
+   * text is read only in a slice that began on an event-loop turn of its own (after a pause:
+   * turns are handed out one at a time across the process), and one a slice: twenty requests
+   * arriving together with new texts read them on twenty turns, with I/O polled between, not back
+   * to back in the turn they arrived in.
+   */
+  const prepareNextSlice = (ownTurn: boolean): void => {
+    let readNew = !ownTurn; // a slice not on its own turn reads no new text
+    let yieldForText = false;
+    while (prepared.length < queries.length && !ctx.budget.sliceUsed && !yieldForText) {
       runOrFail(ctx, failTheRest, () => {
         const end = Math.min(queries.length, prepared.length + PREPARE_GROUP);
         for (let i = prepared.length; i < end; i++) {
+          const betza = queries[i]?.betza;
+          if (typeof betza === 'string' && !isBetzaKept(betza)) {
+            if (readNew) {
+              yieldForText = true;
+              break;
+            }
+            readNew = true;
+          }
           try {
             const p = prepareQuestion(ctx, queries[i], [...path, i], checkLimits);
             void p.key; // hashed here, inside the timed slice
@@ -74,7 +100,7 @@ export function prepareQuestions(
       });
     }
   };
-  prepareNextSlice();
+  prepareNextSlice(false);
   if (prepared.length === queries.length) return prepared;
   return (async () => {
     while (prepared.length < queries.length) {
@@ -84,7 +110,7 @@ export function prepareQuestions(
         failTheRest(err);
         break;
       }
-      prepareNextSlice();
+      prepareNextSlice(true);
     }
     return prepared;
   })();

@@ -17,7 +17,7 @@ import { checkBatch, checkFirst } from '../../limits/limits.js';
 import { squareListBytes } from '../../limits/response-budget.js';
 import { type Context, resolveResult } from '../../request/context.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
-import { loadQuestions, prepareQuestion, rethrowUnder } from '../../request/questions.js';
+import { loadQuestions, prepareOnItsTurn, rethrowUnder } from '../../request/questions.js';
 import { INLINE_WEIGHT } from '../../work/dispatch.js';
 import { fieldWeight, lazyField } from '../../work/fields.js';
 import { knownPacked } from '../../work/handles.js';
@@ -33,9 +33,9 @@ import type {
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
   shortestPaths: (_root, { query }, ctx, info) => {
-    const result = resolveResult(ctx, prepareQuestion(ctx, query, ['query']));
+    const prepared = prepareOnItsTurn(ctx, query, ['query']);
     noteFen(ctx, info, query);
-    return result;
+    return prepared instanceof Promise ? prepared.then((p) => resolveResult(ctx, p)) : resolveResult(ctx, prepared);
   },
   shortestPathsBatch: (_root, { queries }, ctx, info) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);
