@@ -23,6 +23,7 @@ import { MAX_CANONICAL_BETZA_LENGTH } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../src/config.js';
 import { startChildServer } from '../support/child-server.js';
+import { onlyError } from '../support/error-assertions.js';
 import { type GqlResponse, startTestServer, type TestServer } from '../support/test-server.js';
 
 let t: TestServer;
@@ -36,11 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-function onlyError(res: GqlResponse) {
-  expect(res.body.errors, JSON.stringify(res.body).slice(0, 500)).toHaveLength(1);
-  return res.body.errors![0];
-}
 
 function expectOk(res: GqlResponse) {
   expect(res.body.errors, JSON.stringify(res.body.errors)?.slice(0, 500)).toBeUndefined();

@@ -1,14 +1,14 @@
 /**
  * Checks of GraphQL error answers that the tests of the API's error paths share
- * (test/graphql/request/errors*.test.ts): the single error of an answer, and a question refused
- * with BAD_USER_INPUT and an exact message.
+ * (test/graphql/request/errors*.test.ts, test/hardening/limits.test.ts): the single error of an
+ * answer, and a question refused with BAD_USER_INPUT and an exact message.
  */
 import { expect } from 'vitest';
 import type { GqlResponse, TestServer } from './test-server.js';
 
 /** The single error of a response. */
 export function onlyError(res: GqlResponse) {
-  expect(res.body.errors, JSON.stringify(res.body)).toHaveLength(1);
+  expect(res.body.errors, JSON.stringify(res.body).slice(0, 500)).toHaveLength(1);
   return res.body.errors![0];
 }
 
