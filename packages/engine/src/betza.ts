@@ -56,8 +56,10 @@ export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece
     rays,
     orthodox: orthodox?.piece ?? null,
   });
-  if (readPieces.size >= READ_PIECES_KEPT) readPieces.delete(readPieces.keys().next().value as string);
-  readPieces.set(text, piece);
+  keep(text, piece);
+  // The canonical text names the piece from now on (cache rows, worker tasks): kept too, so it
+  // is never read a second time.
+  if (piece.betza !== text) keep(piece.betza, piece);
   return piece;
 }
 
@@ -86,6 +88,12 @@ function withShorthands(canonical: string): string {
 /** How many texts `readBetza` keeps; the oldest read goes first. */
 const READ_PIECES_KEPT = 256;
 const readPieces = new Map<string, FairyPiece>();
+
+/** Keeps a piece read, the oldest read going first. */
+function keep(text: string, piece: FairyPiece): void {
+  if (readPieces.size >= READ_PIECES_KEPT) readPieces.delete(readPieces.keys().next().value as string);
+  readPieces.set(text, piece);
+}
 
 /**
  * Whether `readBetza` has `text` kept, so it answers at once; otherwise reading it may take tens

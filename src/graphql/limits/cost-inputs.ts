@@ -63,7 +63,9 @@ export function moverWeight(query: unknown): number {
 /**
  * Work of reading a fairy question's Betza text, in board squares: a new rider's text is read in
  * about a millisecond (its moves traced to the largest board's edge), what filling 4,096
- * squares takes. Repeated texts are read once, but the estimate cannot know which are new.
+ * squares takes. A text of many long rides takes up to about 50 ms; such reads are paced on
+ * their own (one an event-loop turn, `request/questions.ts`), so the estimate stays the common
+ * case's. Repeated texts are read once, but the estimate cannot know which are new.
  */
 export const BETZA_READ_WORK = 4096;
 

@@ -31,11 +31,35 @@ export function prepareQuestion(ctx: Context, query: PathQuery, path: InputPath,
 
 /**
  * Prepares one query as `prepareQuestion` does, but a Betza text not read before is read on an
- * event-loop turn of its own (see `prepareQuestions`): then the answer is a promise.
+ * event-loop turn of its own (see `prepareQuestions`), on the request's budget: then the answer
+ * is a promise.
  */
 export function prepareOnItsTurn(ctx: Context, query: PathQuery, path: InputPath): Prepared | Promise<Prepared> {
   if (typeof query.betza !== 'string' || isBetzaKept(query.betza)) return prepareQuestion(ctx, query, path);
-  return ctx.budget.pause().then(() => prepareQuestion(ctx, query, path));
+  return ctx.budget.pause().then(() => ctx.budget.run(() => prepareQuestion(ctx, query, path)));
+}
+
+/**
+ * The result of one query (`prepareOnItsTurn`, then `resolveResult`). A question that waits for
+ * its turn holds the request's loader batch meanwhile, so it still joins the request's one batch.
+ */
+export function loadQuestion(ctx: Context, query: PathQuery, path: InputPath): PathResult | Promise<PathResult> {
+  const prepared = prepareOnItsTurn(ctx, query, path);
+  if (!(prepared instanceof Promise)) return resolveResult(ctx, prepared);
+  ctx.preparing.enter();
+  return prepared.then(
+    (ready) => {
+      try {
+        return resolveResult(ctx, ready); // loaded before the gate opens: it joins the held batch
+      } finally {
+        ctx.preparing.leave();
+      }
+    },
+    (err: unknown) => {
+      ctx.preparing.leave();
+      throw err;
+    },
+  );
 }
 
 /** Queries prepared between two looks at the clock. */

@@ -15,9 +15,9 @@ import type { PathConnection, PathResult, SquareSet } from '@chess-paths/engine'
 import type { GraphQLResolveInfo, SelectionSetNode } from 'graphql';
 import { checkBatch, checkFirst } from '../../limits/limits.js';
 import { squareListBytes } from '../../limits/response-budget.js';
-import { type Context, resolveResult } from '../../request/context.js';
+import type { Context } from '../../request/context.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
-import { loadQuestions, prepareOnItsTurn, rethrowUnder } from '../../request/questions.js';
+import { loadQuestion, loadQuestions, rethrowUnder } from '../../request/questions.js';
 import { INLINE_WEIGHT } from '../../work/dispatch.js';
 import { fieldWeight, lazyField } from '../../work/fields.js';
 import { knownPacked } from '../../work/handles.js';
@@ -33,9 +33,9 @@ import type {
 /** `Query.shortestPaths` and `Query.shortestPathsBatch`. */
 export const pathQueries: Pick<QueryResolvers, 'shortestPaths' | 'shortestPathsBatch'> = {
   shortestPaths: (_root, { query }, ctx, info) => {
-    const prepared = prepareOnItsTurn(ctx, query, ['query']);
+    const result = loadQuestion(ctx, query, ['query']);
     noteFen(ctx, info, query);
-    return prepared instanceof Promise ? prepared.then((p) => resolveResult(ctx, p)) : resolveResult(ctx, prepared);
+    return result;
   },
   shortestPathsBatch: (_root, { queries }, ctx, info) => {
     checkBatch(queries.length, ctx.services.limits, ['queries']);

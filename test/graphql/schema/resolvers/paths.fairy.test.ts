@@ -97,6 +97,27 @@ describe('fairy pieces in GraphQL', () => {
     );
   });
 
+  it('reads new texts of single questions on turns of their own, and still loads the request in one batch', async () => {
+    const batches = () => t.metric('chess_paths_loader_batch_size_count');
+    const before = await batches();
+    // Texts no other test asks (a rider limited to 37 and 38 leaps): read on later turns.
+    const { body } = await t.gql(`{
+      a: shortestPaths(query: { piece: FAIRY, betza: "fW37N", from: ["a1"], to: ["h8"] }) { betza distance }
+      b: shortestPaths(query: { piece: FAIRY, betza: "bF38N", from: ["a1"], to: ["h8"] }) { betza distance }
+      k: shortestPaths(query: { piece: KING, from: ["a1"], to: ["h8"] }) { distance }
+    }`);
+    expect(body.errors).toBeUndefined();
+    for (const [alias, betza] of [
+      ['a', 'fW37N'],
+      ['b', 'bF38N'],
+    ]) {
+      const expected = solve({ piece: 'FAIRY', betza, from: ['a1'], to: ['h8'] });
+      expect(body.data[alias]).toEqual({ betza: expected.betza, distance: expected.distance });
+    }
+    expect(body.data.k).toEqual({ distance: 7 });
+    expect(await batches()).toBe(before + 1);
+  });
+
   it('refuses bad fairy questions locally, naming the field and the value', async () => {
     const { status, body } = await t.gql(`{
       hopper: shortestPaths(query: { piece: FAIRY, betza: "pN", from: ["a1"], to: ["h8"] }) { distance }
