@@ -2,8 +2,8 @@
  * Remembers, for recently seen query inputs, the engine's prepared problem: a repeated question
  * then skips validation and the SHA-256 of its canonical key (a few microseconds, which is much
  * of what a hot request costs). An input is identified by an exact JSON text of all its fields;
- * only inputs that prepared successfully, on small boards, are remembered, so the memory is
- * bounded by the count alone. An input is remembered from its second sighting (`Doorkeeper`): a
+ * only inputs that prepared successfully, on small boards, with texts of at most 4 KB, are
+ * remembered, so the memory is bounded by the count. An input is remembered from its second sighting (`Doorkeeper`): a
  * stream of questions each asked once remembers nothing, and makes no garbage of the list's.
  */
 
@@ -14,6 +14,11 @@ import { Doorkeeper } from './doorkeeper.js';
 
 /** Largest board (in squares) whose prepared problems are remembered. */
 const MAX_REMEMBERED_SQUARES = 1024;
+/**
+ * Longest input text remembered. The count bounds the entries, this their keys: a mask may carry
+ * any number of leading zeros, and a Betza text or a FEN is long, up to what a body holds.
+ */
+const MAX_REMEMBERED_INPUT = 4096;
 
 /** Prepared problems by query input, least recently used dropped first. */
 export class PreparedQueries {
@@ -32,7 +37,11 @@ export class PreparedQueries {
     let prepared = this.#lru.get(id);
     if (prepared === undefined) {
       prepared = prepare(query);
-      if (prepared.board.files * prepared.board.ranks <= MAX_REMEMBERED_SQUARES && this.#doorkeeper.seen(id))
+      if (
+        prepared.board.files * prepared.board.ranks <= MAX_REMEMBERED_SQUARES &&
+        id.length <= MAX_REMEMBERED_INPUT &&
+        this.#doorkeeper.seen(id)
+      )
         this.#lru.set(id, prepared);
     }
     return prepared;

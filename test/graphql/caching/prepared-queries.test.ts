@@ -36,10 +36,13 @@ describe('PreparedQueries', () => {
     expect(c.calls()).toBe(3);
   });
 
-  it('never remembers large boards, nor anything with size 0', () => {
+  it('never remembers large boards, long texts, nor anything with size 0', () => {
     const large: PathQuery = { piece: 'KING', board: { files: 64, ranks: 64 }, from: ['a1'], to: ['b2'] };
+    // An 8 x 8 mask with 5,000 leading zeros: a valid question, but its input would be a 5 KB key.
+    const padded: PathQuery = { ...KNIGHT, mask: `0x${'0'.repeat(5000)}ffffffffffffffff` };
     for (const [queries, query] of [
       [new PreparedQueries(100), large],
+      [new PreparedQueries(100), padded],
       [new PreparedQueries(0), KNIGHT],
     ] as const) {
       const c = counting();
