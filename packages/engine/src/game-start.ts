@@ -41,6 +41,9 @@ export function startFenOf(tags: readonly PgnTag[]): string {
   const chess = new Chess(fen);
   const [, turn, castling, enPassant] = fen.split(' ');
   const at = (square: string) => chess.get(square as Parameters<Chess['get']>[0]);
+  // chess.js lets `K-` and `--` through; Shredder and X-FEN file letters are not standard chess either.
+  if (castling !== '-' && !/^[KQkq]+$/.test(castling))
+    refuse(`castling field "${castling}" is not - or letters K, Q, k, q`);
   for (const right of castling === '-' ? [] : castling) {
     const { color, king, rook } = CASTLING[right];
     const k = at(king);

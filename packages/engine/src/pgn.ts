@@ -38,7 +38,7 @@ const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 /** A SAN move, castling (with letters or zeros), with optional check sign and annotation marks. */
 const SAN = /^(?:[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBNKqrbnk])?|[O0]-[O0](?:-[O0])?)/;
 const TRAILER = /^[+#]?(?:[!?]{1,2})?$/;
-const MOVE_NUMBER = /^(\d+)(\.+)/;
+const MOVE_NUMBER = /^(\d+)(\.+|…)/;
 const NAG = /^\$\d+$/;
 const MARKS = /^[!?]{1,2}$/;
 
@@ -155,9 +155,9 @@ export function readPgn(text: string): PgnText {
       return;
     }
     if (/^\d+$/.test(rest) && offset === 0) return; // a move number written without its dot
-    if (/^(\.+|…)$/.test(rest)) return; // the dots of `17. ... Kd7`, apart from their number
     if (NAG.test(rest) || MARKS.test(rest)) return;
     if (result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
+    if (/^(\.+|…)$/.test(rest)) return; // the dots of `17. ... Kd7`, apart from their number
     const san = SAN.exec(rest);
     if (!san || !TRAILER.test(rest.slice(san[0].length))) {
       refuse(`an unreadable token ${JSON.stringify(rest.slice(0, 40))}`, at, col + offset);

@@ -280,6 +280,11 @@ describe('moves as the contract reads them', () => {
       '4k3/8/8/8/8/8/8/3K3R w K - 0 1',
     ])
       expect(refusal(fen(f))).toBe(illegal(f, 'castling right K needs the white king on e1 and a white rook on h1'));
+    for (const [f, field] of [
+      ['4k3/8/8/8/8/8/8/4K2R w K- - 0 1', 'K-'],
+      ['4k3/8/8/8/8/8/8/4K2R w -- - 0 1', '--'],
+    ])
+      expect(refusal(fen(f))).toBe(illegal(f, `castling field "${field}" is not - or letters K, Q, k, q`));
     const q = 'r3k3/8/8/8/8/8/8/4K3 w q - 0 1';
     expect(refusal(fen(q.replace('r3k3', '4k3')))).toBe(
       illegal(q.replace('r3k3', '4k3'), 'castling right q needs the black king on e8 and a black rook on a8'),

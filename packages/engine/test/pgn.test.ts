@@ -134,6 +134,7 @@ describe('movetext as sites and databases write it', () => {
       '1 e4 e5 2 Nf3 Nc6',
       // Black's move after dots standing apart, as chess.js exports a game from a FEN.
       '1. e4 1. ... e5 2. Nf3 2. … Nc6',
+      '1. e4 1… e5 2. Nf3 2…Nc6',
     ];
     for (const form of forms) expect(sans(`${form} *`), form).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
     // The place of a move after an attached number is the move's own first character.
@@ -215,6 +216,10 @@ describe('refusals, with what and where', () => {
     expect(refusal('1. e4 --')).toBe('pgn: an unreadable token "--" at line 1, column 7');
     expect(refusal('1. Nf3!+ *')).toBe('pgn: an unreadable token "Nf3!+" at line 1, column 4');
     expect(refusal('1. e4 ]')).toBe('pgn: an unexpected "]" at line 1, column 7');
+  });
+
+  it('dots after the result', () => {
+    expect(refusal('1. e4 1-0 ...')).toBe('pgn: a second game (moves after the result 1-0) at line 1, column 11');
   });
 
   it('a second game: moves or a second result after the result, or a tag pair after the moves', () => {
