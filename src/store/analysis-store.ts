@@ -314,16 +314,16 @@ export class PrismaAnalysisStore implements AnalysisStore {
     }
   }
 
-  /**
-   * Deletes an analysis; true once it is gone. An unknown id (never saved, or deleted already) is
-   * `NotFoundError`, as for `update`: a client retrying a delete learns the analysis is gone.
-   */
   async authorize(id: string, editToken: string): Promise<void> {
     const row = await this.#prisma.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });
     if (!row) throw new NotFoundError(id);
     if (!tokenMatches(editToken, row.editTokenHash)) throw new ForbiddenError(id);
   }
 
+  /**
+   * Deletes an analysis; true once it is gone. An unknown id (never saved, or deleted already) is
+   * `NotFoundError`, as for `update`: a client retrying a delete learns the analysis is gone.
+   */
   async delete(id: string, editToken: string): Promise<boolean> {
     return this.#prisma.$transaction(async (tx) => {
       const row = await tx.analysis.findUnique({ where: { id }, select: { editTokenHash: true } });

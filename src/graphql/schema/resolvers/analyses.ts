@@ -43,9 +43,17 @@ function checkAnalysisFen(ctx: Context, fen: string | null | undefined, path: In
   }
 }
 
+/**
+ * The game an analysis keeps: none for null or a blank text (a form's empty field, and what
+ * earlier versions stored for it), else the text.
+ */
+function gameText(pgn: string | null | undefined): string | null {
+  return pgn == null || pgn.trim() === '' ? null : pgn;
+}
+
 /** Reads a game to be saved (within MAX_PGN_BYTES, a legal game), its errors named under `path`. */
-async function checkAnalysisPgn(ctx: Context, pgn: string | null | undefined, path: InputPath): Promise<void> {
-  if (pgn == null) return;
+async function checkAnalysisPgn(ctx: Context, pgn: string | null, path: InputPath): Promise<void> {
+  if (pgn === null) return;
   try {
     await readGameFor(ctx, pgn, [...path]);
   } catch (err) {
@@ -89,14 +97,15 @@ export const analysisMutations: MutationResolvers = {
     checkTitle(ctx, input.title, ['input', 'title']);
     checkText(input.notes, limits, ['input', 'notes']);
     checkAnalysisFen(ctx, input.fen, ['input', 'fen']);
-    await checkAnalysisPgn(ctx, input.pgn, ['input', 'pgn']);
+    const pgn = gameText(input.pgn);
+    await checkAnalysisPgn(ctx, pgn, ['input', 'pgn']);
     const { queries, resultKeys } = await storedQueries(ctx, input.queries, ['input', 'queries']);
     return requireStore(ctx).analyses.save(
       {
         title: input.title,
         notes: input.notes ?? null,
         fen: input.fen ?? null,
-        pgn: input.pgn ?? null,
+        pgn,
         queries,
         resultKeys,
       },
@@ -123,8 +132,8 @@ export const analysisMutations: MutationResolvers = {
       patch.fen = input.fen;
     }
     if (input.pgn !== undefined) {
-      await checkAnalysisPgn(ctx, input.pgn, ['input', 'pgn']);
-      patch.pgn = input.pgn;
+      patch.pgn = gameText(input.pgn);
+      await checkAnalysisPgn(ctx, patch.pgn, ['input', 'pgn']);
     }
     if (input.queries !== undefined) {
       if (input.queries === null)
@@ -138,7 +147,10 @@ export const analysisMutations: MutationResolvers = {
 
 /** `Analysis.results`: the stored queries, loaded like any other path question; `Analysis.game`: its game. */
 export const analysis: AnalysisResolvers = {
-  game: (record, _args, ctx) => (record.pgn === null ? null : readGameFor(ctx, record.pgn, ['game'])),
+  game: (record, _args, ctx) => {
+    const pgn = gameText(record.pgn);
+    return pgn === null ? null : readGameFor(ctx, pgn, ['game']);
+  },
   results: (record, _args, ctx) => {
     servedOther(ctx.replay);
     try {

@@ -70,5 +70,12 @@ describe('analyses with a game', () => {
     expect(refused.body.errors?.[0].message).toBe('input.pgn: 1. d5 is not legal here (line 1, column 4)');
     const cleared = await t.gql(update, { id: analysis.id, t: editToken, i: { pgn: null } });
     expect(cleared.body.data.updateAnalysis).toEqual({ version: 3, game: null });
+    // A blank text is no game too (a form's empty field), by update and by save.
+    await t.gql(update, { id: analysis.id, t: editToken, i: { pgn: PGN } });
+    const blanked = await t.gql(update, { id: analysis.id, t: editToken, i: { pgn: '  ' } });
+    expect(blanked.body).toEqual({ data: { updateAnalysis: { version: 5, game: null } } });
+    const blank = await t.gql(SAVE, { i: { title: 'no game', pgn: '', queries: [] } });
+    expect(blank.body.errors).toBeUndefined();
+    expect(blank.body.data.saveAnalysis.analysis.game).toBeNull();
   });
 });
