@@ -12,7 +12,7 @@ const UNIT = [
   'test/graphql/limits/cost.test.ts',
   'test/graphql/limits/cost-inputs.test.ts',
   'test/graphql/caching/cache-writer.test.ts',
-  'test/graphql/work/dispatch.test.ts',
+  'test/graphql/work/dispatch.*.test.ts',
   'test/graphql/work/pictures.test.ts',
 ];
 

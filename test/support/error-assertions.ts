@@ -1,6 +1,6 @@
 /**
  * Checks of GraphQL error answers that the tests of the API's error paths share
- * (test/graphql/request/errors*.test.ts, test/hardening/limits.test.ts): the single error of an
+ * (test/graphql/request/errors*.test.ts, test/hardening/limits.operations.test.ts): the single error of an
  * answer, and a question refused with BAD_USER_INPUT and an exact message.
  */
 import { expect } from 'vitest';

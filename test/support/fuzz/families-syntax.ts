@@ -256,7 +256,7 @@ export const shapes: fc.Arbitrary<Case> = fc.oneof(
 
 /**
  * Strings of 10^4 to 2 * 10^6 characters (up to 8 MB of UTF-8, under the body limit) in every
- * string argument. Bodies past the limit are tested in test/hardening/limits.test.ts: the 413 is
+ * string argument. Bodies past the limit are tested in test/hardening/limits.bytes.test.ts: the 413 is
  * sent, but a client still uploading a large body may see the connection reset instead (see there).
  */
 export const hugeStrings: fc.Arbitrary<Case> = fc
