@@ -10,7 +10,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FairyRay, isBetzaKept, MAX_CANONICAL_BETZA_LENGTH, readBetza } from '../src/betza.js';
+import { type FairyRay, MAX_CANONICAL_BETZA_LENGTH, readBetza } from '../src/betza.js';
 import { InputError } from '../src/errors.js';
 import { betzaText as betzaTextOf } from './support/betza-texts.js';
 import {
@@ -142,10 +142,7 @@ describe('readBetza against the reference on random texts', () => {
         // The canonical text: the same moves by the reference's own reading, and a fixed point.
         expectSameMoves(referenceFairyMoveKeys(referenceParseBetza(piece.betza)), moves, `${text} -> ${piece.betza}`);
         expect(piece.betza.length, text).toBeLessThanOrEqual(MAX_CANONICAL_BETZA_LENGTH);
-        // The canonical text is kept as read, so reading it back reads nothing (the same piece).
-        expect(isBetzaKept(piece.betza), text).toBe(true);
         const again = readBetza(piece.betza);
-        expect(again, text).toBe(piece);
         expect(again.betza, text).toBe(piece.betza);
         expect(again.rays).toEqual(piece.rays);
         expect(again.orthodox).toBe(piece.orthodox);

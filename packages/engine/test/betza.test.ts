@@ -8,7 +8,7 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { MAX_CANONICAL_BETZA_LENGTH, readBetza } from '../src/betza.js';
+import { isBetzaKept, MAX_CANONICAL_BETZA_LENGTH, readBetza } from '../src/betza.js';
 import { atomLeaps, BETZA_ATOMS, canBeLame, directionMask, rideCap } from '../src/betza-parse.js';
 import { directionPrefixes } from '../src/betza-prefixes.js';
 import { InputError } from '../src/errors.js';
@@ -344,6 +344,17 @@ describe('the length of a canonical text', () => {
       longest += atomLeaps(atom).length * (term + (canBeLame(atom) ? term + 1 : 0));
     }
     expect(longest).toBe(MAX_CANONICAL_BETZA_LENGTH);
+  });
+
+  it('is kept as read with the text asked: reading it next reads nothing', () => {
+    // A text no other test reads (kept texts live as long as the module, 256 of them).
+    const asked = 'W2F3nD4W5';
+    expect(isBetzaKept(asked)).toBe(false);
+    const piece = readBetza(asked);
+    expect(piece.betza).not.toBe(asked);
+    expect(isBetzaKept(asked)).toBe(true);
+    expect(isBetzaKept(piece.betza)).toBe(true);
+    expect(readBetza(piece.betza)).toBe(piece);
   });
 
   it('can be longer than the text asked, and reads back as itself', () => {
