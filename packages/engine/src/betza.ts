@@ -48,7 +48,11 @@ export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece
   // Reading a rider's moves takes up to a few milliseconds, and a service asks about the same
   // few pieces again and again: what was read is kept (texts that were refused are not).
   const known = typeof text === 'string' ? readPieces.get(text) : undefined;
-  if (known !== undefined) return known;
+  if (known !== undefined) {
+    // Its canonical text may have gone first (the oldest goes): kept again with it.
+    if (!readPieces.has(known.betza)) keep(known.betza, known);
+    return known;
+  }
   const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
   const orthodox = ORTHODOX.get(canonical);
   const piece: FairyPiece = Object.freeze({

@@ -357,6 +357,24 @@ describe('the length of a canonical text', () => {
     expect(readBetza(piece.betza)).toBe(piece);
   });
 
+  it('keeps the canonical text again when a kept text is read and its canonical one has gone', () => {
+    // The canonical text read first, as itself; then a text that names the same piece.
+    const canonical = 'W7F6';
+    expect(readBetza(canonical).betza).toBe(canonical);
+    const asked = 'F6W7';
+    expect(readBetza(asked).betza).toBe(canonical);
+    // The oldest kept go first: new texts, each its own canonical text (one kept a read), push
+    // the canonical one out; the text asked, kept after it, stays.
+    for (let n = 0; isBetzaKept(canonical) && n < 1000; n++) {
+      const text = `${'fbrl'[n % 4]}W${2 + (n >> 2)}`;
+      expect(readBetza(text).betza).toBe(text);
+    }
+    expect(isBetzaKept(canonical)).toBe(false);
+    expect(isBetzaKept(asked)).toBe(true);
+    readBetza(asked);
+    expect(isBetzaKept(canonical)).toBe(true);
+  });
+
   it('can be longer than the text asked, and reads back as itself', () => {
     const asked = 'fQ163ffZ32brN40brA68flA96lQ143ffC64bQ15rrN68flC18rrZ60lvN30flN39';
     const { betza } = readBetza(asked);
