@@ -47,6 +47,27 @@ export class PreparationGate {
     for (const release of this.#held.splice(0)) release();
   }
 
+  /**
+   * Holds the batch while `pending` is prepared, then runs `load` on it before letting go, so
+   * what `load` asks the loader for joins the held batch; lets go on a rejection too.
+   */
+  hold<T, R>(pending: Promise<T>, load: (ready: T) => R | Promise<R>): Promise<R> {
+    this.enter();
+    return pending.then(
+      (ready) => {
+        try {
+          return load(ready);
+        } finally {
+          this.leave();
+        }
+      },
+      (err: unknown) => {
+        this.leave();
+        throw err;
+      },
+    );
+  }
+
   /** Runs `dispatch` now, or once no list is being prepared. */
   whenOpen(dispatch: () => void): void {
     if (this.#preparing === 0) dispatch();

@@ -46,20 +46,7 @@ export function prepareOnItsTurn(ctx: Context, query: PathQuery, path: InputPath
 export function loadQuestion(ctx: Context, query: PathQuery, path: InputPath): PathResult | Promise<PathResult> {
   const prepared = prepareOnItsTurn(ctx, query, path);
   if (!(prepared instanceof Promise)) return resolveResult(ctx, prepared);
-  ctx.preparing.enter();
-  return prepared.then(
-    (ready) => {
-      try {
-        return resolveResult(ctx, ready); // loaded before the gate opens: it joins the held batch
-      } finally {
-        ctx.preparing.leave();
-      }
-    },
-    (err: unknown) => {
-      ctx.preparing.leave();
-      throw err;
-    },
-  );
+  return ctx.preparing.hold(prepared, (ready) => resolveResult(ctx, ready));
 }
 
 /** Queries prepared between two looks at the clock. */
@@ -180,20 +167,8 @@ export function loadQuestions(
 ): ListResults | Promise<ListResults> {
   const prepared = prepareQuestions(ctx, queries, path, checkLimits);
   if (!(prepared instanceof Promise)) return resolveAll(ctx, prepared) as ListResults | Promise<ListResults>;
-  ctx.preparing.enter();
-  return prepared.then(
-    (all) => {
-      try {
-        return resolveAll(ctx, all) as ListResults | Promise<ListResults>; // loaded before the gate opens: they join the held batch
-      } finally {
-        ctx.preparing.leave();
-      }
-    },
-    (err: unknown) => {
-      ctx.preparing.leave();
-      throw err;
-    },
-  );
+  // Loaded before the gate opens: they join the held batch.
+  return ctx.preparing.hold(prepared, (all) => resolveAll(ctx, all) as ListResults | Promise<ListResults>);
 }
 
 /** Items of a long loaded list handed to graphql-js per event-loop turn. */
