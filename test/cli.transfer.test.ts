@@ -8,50 +8,15 @@
  * standard input and output, DATABASE_URL as the default, a SQLite file held by a running server
  * (1, saying to stop it), and an import into PostgreSQL while a server serves it.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/child-server.js';
+import { runCli as cli, expectNoStack, requireBuiltCli } from './support/cli-process.js';
 import { createTestDatabase, skipPostgres, type TestDatabase } from './support/postgres.js';
 import { tempDir } from './support/store-fixtures.js';
 import { SEED_QUERY, startTestServer, type TestServer } from './support/test-server.js';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
-
-beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build');
-});
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs `node dist/cli.js ...args` to completion without blocking this process (a server of the
- * test may be serving meanwhile). `input` is written to its standard input.
- */
-function cli(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, ...options.env };
-    if (!options.env?.DATABASE_URL) delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
-  });
-}
-
-/** No line of a Node stack trace. */
-function expectNoStack(text: string): void {
-  expect(text).not.toMatch(/^\s+at /m);
-}
+beforeAll(requireBuiltCli);
 
 const ANALYSIS = `id title notes version createdAt updatedAt results { distance pathCount }`;
 

@@ -1,22 +1,33 @@
 /**
  * `chess-paths export` and `chess-paths import`: saved analyses (and, with `--cache`, the result
  * cache) out of one database and into another, as JSON Lines (the format and its checks are in
- * src/store/transfer-format.ts). The database is `--database URL`, else `DATABASE_URL`, read with
- * the server's own configuration (src/config.ts), as are the budgets an import checks
+ * src/store/transfer-format.ts; what an import checks in each row's content, in ./import-checks.ts).
+ * The database is `--database URL`, else `DATABASE_URL`, read with the server's own configuration (src/config.ts), as are the budgets an import checks
  * (`MAX_ANALYSIS_BYTES`, `ANALYSES_MAX_BYTES`) and how long it waits for a lock
  * (`DATABASE_BUSY_TIMEOUT_MS`). The store's modules are loaded only when a command runs, so
  * `solve` stays light.
  *
  * An export to `--out FILE` is written to `FILE.partial-<pid>` and renamed when whole, so a
- * failed export never leaves a file that looks like a backup. An import from standard input is
+ * failed export never leaves a file that looks like a backup (through a link, to the file it
+ * names; a FIFO or a device is written into). An import from standard input is
  * first copied to a temporary file: the import reads its file twice (check, then write).
  * Exit codes as for `solve`: 0 done, 1 a refused file, a database that cannot be used or output
  * that cannot be written (one line saying why and, for a file, which line), 2 usage.
  */
 import { once } from 'node:events';
-import { createReadStream, createWriteStream, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  lstatSync,
+  mkdtempSync,
+  readlinkSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -123,6 +134,26 @@ async function finish(stream: Writable): Promise<void> {
   await once(stream, 'close');
 }
 
+/**
+ * Where an export to `out` is written. A regular file, or nothing yet, is written beside itself
+ * and renamed over when whole; through a symbolic link, the file it names (the link stays);
+ * anything else (a FIFO, a device such as /dev/stdout) is written straight into, as a shell's `>`
+ * would, never replaced by a file.
+ */
+function exportTarget(out: string): { path: string; direct: boolean } {
+  let path = out;
+  try {
+    path = realpathSync(out);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A link to a file not there yet: that file is made, and the link kept.
+    const link = lstatSync(out, { throwIfNoEntry: false });
+    if (link?.isSymbolicLink()) path = resolve(dirname(out), readlinkSync(out));
+  }
+  const existing = statSync(path, { throwIfNoEntry: false });
+  return { path, direct: existing !== undefined && !existing.isFile() };
+}
+
 /** `chess-paths export`. */
 export async function exportCommand(
   request: ExportRequest,
@@ -137,13 +168,14 @@ export async function exportCommand(
       busyTimeoutMs: config.databaseBusyTimeoutMs,
       create: false,
     });
-    const partial = request.out === undefined ? undefined : `${request.out}.partial-${process.pid}`;
+    const target = request.out === undefined ? undefined : exportTarget(request.out);
+    const partial = target && !target.direct ? `${target.path}.partial-${process.pid}` : undefined;
     try {
       let counts: { analyses: number; cachedResults: number };
-      if (partial === undefined) {
+      if (target === undefined) {
         counts = await exportStore(db, process.stdout, { cache: request.cache });
       } else {
-        const file = createWriteStream(partial, { flags: 'wx' });
+        const file = createWriteStream(partial ?? target.path, { flags: partial ? 'wx' : 'w' });
         let failure: Error | undefined;
         file.on('error', (error) => {
           failure ??= error;
@@ -161,7 +193,7 @@ export async function exportCommand(
           throw failure ?? error;
         }
         if (failure) throw failure;
-        renameSync(partial, request.out as string);
+        if (partial !== undefined) renameSync(partial, target.path);
       }
       const cache = request.cache ? ` and ${counts.cachedResults} cached results` : '';
       io.err(
@@ -216,20 +248,24 @@ export async function importCommand(
       const { openTransferDatabase } = await import('../store/transfer-database.js');
       const { checkExportFile, importStore } = await import('../store/transfer-import.js');
       const { dialectOf } = await import('../store/dialect.js');
+      const { importChecks } = await import('./import-checks.js');
       const limits = {
         maxAnalysisBytes: config.maxAnalysisBytes,
         maxAnalysesBytes: config.analysesMaxBytes,
         noNul: dialectOf(config.databaseUrl) === 'postgresql',
       };
       const open = () => createReadStream(source.file);
-      // A damaged file is refused before the database is even opened (or created).
-      await checkExportFile(open(), limits);
+      // A damaged file, or one holding what the service would not have saved, is refused before
+      // the database is even opened (or created).
+      await checkExportFile(open(), limits, importChecks(config.limits));
       const db = await openTransferDatabase(config.databaseUrl, {
         busyTimeoutMs: config.databaseBusyTimeoutMs,
         create: true,
       });
+      let imported = false;
       try {
         const { analyses, cachedResults } = await importStore(db, open, limits, { checked: true });
+        imported = true;
         const cache =
           cachedResults.added + cachedResults.unchanged > 0
             ? `; ${counted(cachedResults.added, 'cached result', 'cached results')} added, ${cachedResults.unchanged} already there`
@@ -239,6 +275,8 @@ export async function importCommand(
         );
       } finally {
         await db.close();
+        // A refused import writes nothing, not even a new SQLite file.
+        if (!imported) db.discard();
       }
     } finally {
       source.cleanup();

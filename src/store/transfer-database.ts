@@ -12,7 +12,7 @@
  * PostgreSQL: a pool of two connections (`./connection-postgres.ts`); the migrator takes its
  * advisory lock only when something is pending, so a command runs beside live replicas.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { configureConnection, connectionFactory } from './connection.js';
 import { postgresAdapter, storeApplicationName } from './connection-postgres.js';
@@ -31,6 +31,11 @@ export interface TransferDatabase {
   /** The URL for messages (password hidden). */
   where: string;
   close(): Promise<void>;
+  /**
+   * After `close`: removes the SQLite file this open created (with its journal) and the
+   * directories it made for it, so a refused import leaves nothing behind. Nothing otherwise.
+   */
+  discard(): void;
 }
 
 /** Options of `openTransferDatabase`. */
@@ -64,6 +69,7 @@ export async function openTransferDatabase(url: string, options: OpenTransferOpt
   const logger = options.logger ?? quiet;
   const busyTimeoutMs = options.busyTimeoutMs;
   let prisma: PrismaClient;
+  let discard: () => void = () => undefined;
   if (dialect === 'sqlite') {
     let file: string;
     try {
@@ -74,7 +80,9 @@ export async function openTransferDatabase(url: string, options: OpenTransferOpt
     if (!options.create && !existsSync(file)) {
       throw new TransferError(`there is no SQLite database at ${file} (check --database or DATABASE_URL)`);
     }
-    mkdirSync(dirname(file), { recursive: true });
+    const existed = existsSync(file);
+    const madeDirectory = mkdirSync(dirname(file), { recursive: true });
+    if (!existed) discard = () => removeCreated(file, madeDirectory);
     const locked = () =>
       new TransferError(
         `the SQLite database ${file} is in use by another process (database is locked, after waiting ${busyTimeoutMs} ms). ` +
@@ -113,5 +121,19 @@ export async function openTransferDatabase(url: string, options: OpenTransferOpt
     prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
     await prisma.$connect();
   }
-  return { prisma, dialect, where, close: () => prisma.$disconnect() };
+  return { prisma, dialect, where, close: () => prisma.$disconnect(), discard };
+}
+
+/** Removes the SQLite file `file` and its journals, then the directories up to `madeDirectory` (the first one made), if empty. */
+function removeCreated(file: string, madeDirectory: string | undefined): void {
+  for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(`${file}${suffix}`, { force: true });
+  if (madeDirectory === undefined) return;
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      return; // not empty (something else was put there meanwhile): left as it is
+    }
+    if (dir === madeDirectory || dirname(dir) === dir) return;
+  }
 }

@@ -8,7 +8,9 @@
  * 1. `checkExportFile` reads every line without touching the database: the header first, then
  *    analyses and cached results, then the end line whose counts must match; any line that is
  *    not JSON, has a wrong or unknown field, a wrong type, or an analysis over
- *    `MAX_ANALYSIS_BYTES` is refused with its number, and nothing has been written.
+ *    `MAX_ANALYSIS_BYTES` is refused with its number, and nothing has been written. The caller
+ *    may check each row's content too (`RowCheck`): the store knows the columns, not what makes
+ *    a question, a game or a result valid.
  * 2. One transaction reads the file again in batches (`BATCH_ROWS` rows, `BATCH_BYTES` bytes):
  *    for each batch it reads the rows of the same ids already in the database, skips those equal
  *    to the file's (so a second import changes nothing), refuses one that differs (naming the
@@ -72,15 +74,24 @@ export interface ImportSummary {
   cachedResults: { added: number; unchanged: number };
 }
 
-type Item =
-  | { line: number; kind: 'analysis'; row: AnalysisColumns }
-  | { line: number; kind: 'cachedResult'; row: CachedResultColumns };
+/** One row of an export file, as parsed. */
+export type ImportRow = { kind: 'analysis'; row: AnalysisColumns } | { kind: 'cachedResult'; row: CachedResultColumns };
+
+/** The caller's check of a row's content: why the row is refused, or undefined when it is not. */
+export type RowCheck = (row: ImportRow) => string | undefined;
+
+type Item = ImportRow & { line: number };
 
 /**
  * The rows of the file in order, checked line by line: the header, rows, the end line and
  * nothing after it, with counts that match. Throws `TransferError` naming the line.
  */
-async function* rowsOf(input: Readable, limits: ImportLimits, seen: { header?: HeaderLine; end?: EndLine }) {
+async function* rowsOf(
+  input: Readable,
+  limits: ImportLimits,
+  seen: { header?: HeaderLine; end?: EndLine },
+  check?: RowCheck,
+) {
   let analyses = 0;
   let cachedResults = 0;
   let last = 0;
@@ -108,15 +119,19 @@ async function* rowsOf(input: Readable, limits: ImportLimits, seen: { header?: H
       seen.end = parsed.end;
       continue;
     }
+    let item: Item;
     if (parsed.type === 'analysis') {
       analyses++;
-      yield { line, kind: 'analysis', row: parsed.columns } as Item;
+      item = { line, kind: 'analysis', row: parsed.columns };
     } else {
       if (!seen.header?.cache)
         throw new TransferError('a cached result in an export whose header says "cache": false', line);
       cachedResults++;
-      yield { line, kind: 'cachedResult', row: parsed.columns } as Item;
+      item = { line, kind: 'cachedResult', row: parsed.columns };
     }
+    const refused = check?.(item);
+    if (refused !== undefined) throw new TransferError(refused, line);
+    yield item;
   }
   if (last === 0) throw new TransferError('the file is empty: it is not a chess-paths export');
   if (!seen.end) {
@@ -127,10 +142,10 @@ async function* rowsOf(input: Readable, limits: ImportLimits, seen: { header?: H
   }
 }
 
-/** Pass 1: reads and checks the whole file, writing nothing. */
-export async function checkExportFile(input: Readable, limits: ImportLimits): Promise<CheckedFile> {
+/** Pass 1: reads and checks the whole file (each row's content with `check`, if given), writing nothing. */
+export async function checkExportFile(input: Readable, limits: ImportLimits, check?: RowCheck): Promise<CheckedFile> {
   const seen: { header?: HeaderLine; end?: EndLine } = {};
-  for await (const _ of rowsOf(input, limits, seen)) {
+  for await (const _ of rowsOf(input, limits, seen, check)) {
     // Each row is checked as it is parsed; nothing is kept.
   }
   return { header: seen.header as HeaderLine, end: seen.end as EndLine };
@@ -138,7 +153,7 @@ export async function checkExportFile(input: Readable, limits: ImportLimits): Pr
 
 /**
  * Imports the export that `open` reads (called once per pass: the file is read twice): checks it
- * whole (unless `checked`: the caller ran `checkExportFile` on the same file), then writes it in
+ * whole, with `check` (unless `checked`: the caller ran `checkExportFile` on the same file), then writes it in
  * one transaction. Throws `TransferError` (nothing written) when the file or its contents are
  * refused.
  */
@@ -146,10 +161,10 @@ export async function importStore(
   db: TransferDatabase,
   open: () => Readable,
   limits: ImportLimits,
-  options: { checked?: boolean } = {},
+  options: { checked?: boolean; check?: RowCheck } = {},
 ): Promise<ImportSummary> {
   limits = { ...limits, noNul: db.dialect === 'postgresql' };
-  if (!options.checked) await checkExportFile(open(), limits);
+  if (!options.checked) await checkExportFile(open(), limits, options.check);
   const { dialect } = db;
   return db.prisma.$transaction(
     async (tx) => {
