@@ -3,8 +3,10 @@
  * copy button), list what is saved, newest first (`analyses(first, after)`), and open one again
  * (`analysis(id)`: its first query goes back on the board, or its game into the game mode).
  */
+import { squareName } from '@chess-paths/engine';
 import { type AnalysisDetail, type AnalysisSummary, listAnalyses, openAnalysis, save } from './api.js';
-import { el } from './render.js';
+import { el, outsideMask } from './render.js';
+import { type Question, questionFromSearch } from './state.js';
 
 /** What saving needs of the page: the current queries and game, or null when there is nothing to save. */
 export interface Saveable {
@@ -14,6 +16,31 @@ export interface Saveable {
   queries: object[];
   /** A game's PGN. */
   pgn?: string;
+}
+
+/**
+ * The question an opened analysis (without a game) puts back on the board: its first query, with
+ * the viewer's own link from its notes for what the query does not say ("avoid attacked squares").
+ */
+export function questionOfSaved(analysis: AnalysisDetail): Question {
+  const first = analysis.results[0];
+  const board = first.board;
+  const link = analysis.notes?.startsWith('viewer?') ? questionFromSearch(analysis.notes.slice(6)) : null;
+  const next: Question = {
+    piece: first.piece,
+    files: board.files,
+    ranks: board.ranks,
+    from: first.sources.squares,
+    to: first.targets.squares,
+    blocked: [],
+    fen: analysis.fen ?? '',
+    avoidAttacked: link?.avoidAttacked ?? false,
+    // A fairy answer carries its canonical text, which asks the same question again.
+    betza: first.piece === 'FAIRY' ? (first.betza ?? '') : '',
+  };
+  if (next.fen) next.from = next.from.slice(0, 1);
+  else next.blocked = outsideMask(first, (i) => squareName(i, board));
+  return next;
 }
 
 /** The analyses panel. */

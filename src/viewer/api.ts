@@ -242,12 +242,22 @@ export function ask(q: Question): Promise<Answer<Result | null>> {
   return run('query', SHORTEST, { query: pathQuery(q) }, (d) => d.shortestPaths as Result | null);
 }
 
-/** The pieces of a position, and the answer for its chosen piece once sources and targets are set. */
-export function askPosition(q: Question, complete: boolean) {
-  return run('query', POSITION, { ...positionVars(q), ask: complete }, (d) => ({
-    pieces: d.position.pieces as Placed[],
-    result: (d.position.paths ?? null) as Result | null,
-  }));
+/**
+ * The pieces of a position, and the answer for its chosen piece once sources and targets are set.
+ * A question the server refuses (`paths` null, an error naming it) still brings the pieces.
+ */
+export async function askPosition(
+  q: Question,
+  complete: boolean,
+): Promise<{ pieces: Placed[]; result: Result | null; problem: Problem | null }> {
+  const vars = { ...positionVars(q), ask: complete };
+  const answer = await client.query(POSITION, vars, { requestPolicy: 'network-only' }).toPromise();
+  const position = answer.data?.position;
+  return {
+    pieces: (position?.pieces ?? []) as Placed[],
+    result: (position?.paths ?? null) as Result | null,
+    problem: answer.error ? problemOf(answer.error) : null,
+  };
 }
 
 /** One page of the shortest paths of a question. */

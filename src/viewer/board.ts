@@ -29,6 +29,8 @@ export interface BoardView {
   sources: string[];
   targets: string[];
   obstacles: string[];
+  /** Squares a piece of the other side attacks, left out of a position's question ("avoid attacked squares"). */
+  attacked?: string[];
   /** Step k of every square on a shortest path (layer k). */
   steps: Map<string, number>;
   /** The path drawn as arrows (the smallest path), in order; empty for none. */
@@ -120,6 +122,7 @@ export class BoardGrid {
     const sources = new Set(view.sources);
     const targets = new Set(view.targets);
     const obstacles = new Set(view.obstacles);
+    const attacked = new Set(view.attacked ?? []);
     const moved = new Set(view.moved ?? []);
     const names = new Set<string>();
     this.root.style.setProperty('--files', String(files));
@@ -153,6 +156,7 @@ export class BoardGrid {
           sources.has(name) ? 'source' : '',
           targets.has(name) ? 'target' : '',
           obstacles.has(name) ? 'obstacle' : '',
+          attacked.has(name) ? 'attacked' : '',
           view.selected === name ? 'selected' : '',
         ].filter(Boolean);
         classes.push(...states);

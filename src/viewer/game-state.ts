@@ -92,8 +92,44 @@ function moves(n: number): string {
   return `${n} move${n === 1 ? '' : 's'}`;
 }
 
-/** What a route's distance says of the moves used: `used 3 moves, the shortest path was 2: a detour`. */
-export function verdict(used: number, distance: number | null): string {
+/** The game's ply that is a piece's `k`-th move (1-based). */
+export function moveOf(game: GameData, journey: JourneyData, k: number): PlyData {
+  return game.plies[plyIndex(game, journey.plies[k - 1])];
+}
+
+/**
+ * The first of a piece's moves `first` to `last` that no shortest path of that piece makes, in
+ * words, or null: a pawn's capture (it changes file; paths of pawns go straight ahead) and
+ * castling (the king moves two files; paths of kings step one square).
+ */
+export function unmatchedMove(game: GameData, journey: JourneyData, first: number, last: number): string | null {
+  for (let k = first; k <= last; k++) {
+    const ply = moveOf(game, journey, k);
+    const files = Math.abs(ply.from.charCodeAt(0) - ply.to.charCodeAt(0));
+    if (journey.role === 'PAWN' && files !== 0) return `a capture (${moveLabel(ply)}), which no pawn path makes`;
+    if (journey.role === 'KING' && files === 2) return `castling (${moveLabel(ply)}), which no king path makes`;
+  }
+  return null;
+}
+
+/** The pawn's move that promoted it (1-based), or null: a route ends there or starts after it. */
+export function promotionMove(journey: JourneyData): number | null {
+  if (journey.role !== 'PAWN' || journey.promotedTo === null) return null;
+  const last = journey.color === 'WHITE' ? '8' : '1';
+  const k = journey.squares.findIndex((square, i) => i > 0 && square.endsWith(last));
+  return k > 0 ? k : null;
+}
+
+/**
+ * What a route's distance says of the moves used: `used 3 moves, the shortest path was 2: a
+ * detour`; when one of them is a move no path makes (`unmatchedMove`), that the two are not
+ * compared.
+ */
+export function verdict(used: number, distance: number | null, unmatched: string | null = null): string {
+  if (unmatched !== null) {
+    const which = used === 1 ? unmatched : `one of them ${unmatched}`;
+    return `used ${moves(used)}, ${which}: not compared with the shortest path`;
+  }
   if (distance === null) return `used ${moves(used)}; no path led there on the position before: the way opened later`;
   if (distance < used) return `used ${moves(used)}, the shortest path was ${distance}: a detour`;
   if (distance === used) return `used ${moves(used)}, the shortest path was ${distance} too: no detour`;

@@ -122,8 +122,10 @@ export class GameMode {
       return;
     }
     const problem = await this.load({ pgn }, { analysis: null, ply: 0, piece: null, route: null }, 'push');
-    if (problem !== null) this.host.error.textContent = problem;
-    else {
+    // A game already on screen stays there: the message says it is not the text just pasted.
+    if (problem)
+      this.host.error.textContent = this.active ? `${problem} (the board still shows the game before)` : problem;
+    else if (problem === null) {
       try {
         sessionStorage.setItem(STORED_PGN, pgn);
       } catch {

@@ -5,7 +5,17 @@
  * shortest path was 2: a detour". The game mode draws the route's layers on the board.
  */
 import { askRoute, type GameData, type GameSource, type JourneyData, type Result } from './api.js';
-import { fenAfter, type GameSpot, moveLabel, pieceName, plyIndex, verdict } from './game-state.js';
+import {
+  fenAfter,
+  type GameSpot,
+  moveLabel,
+  moveOf,
+  pieceName,
+  plyIndex,
+  promotionMove,
+  unmatchedMove,
+  verdict,
+} from './game-state.js';
 import { el, summary } from './render.js';
 
 /** What the panel needs of the game mode. */
@@ -57,9 +67,8 @@ export class JourneyPanel {
       event.preventDefault();
       this.ask();
     });
-    this.first.addEventListener('change', () => {
-      if (Number(this.last.value) < Number(this.first.value)) this.last.value = this.first.value;
-    });
+    this.first.addEventListener('change', () => this.keepRange('first'));
+    this.last.addEventListener('change', () => this.keepRange('last'));
     this.result.setAttribute('aria-live', 'polite');
     this.root.replaceChildren(this.title, this.body, this.form, this.result);
     this.show();
@@ -96,6 +105,27 @@ export class JourneyPanel {
     this.first.value = String(route[0]);
     this.last.value = String(route[1]);
     void this.fetch(index, route);
+  }
+
+  /**
+   * Keeps the form's two moves a route the API answers, moving the one not just `changed`: the
+   * first no later than the last, and both on one side of a pawn's promotion (a route ends at the
+   * promoting move, or starts after it as the new piece).
+   */
+  private keepRange(changed: 'first' | 'last'): void {
+    const journey = this.chosen();
+    const promotion = journey ? promotionMove(journey) : null;
+    let first = Number(this.first.value);
+    let last = Number(this.last.value);
+    if (changed === 'first') {
+      last = Math.max(last, first);
+      if (promotion !== null && first <= promotion && last > promotion) last = promotion;
+    } else {
+      first = Math.min(first, last);
+      if (promotion !== null && last > promotion && first <= promotion) first = promotion + 1;
+    }
+    this.first.value = String(first);
+    this.last.value = String(last);
   }
 
   /** Drops the route on screen (and any answer still on its way). */
@@ -165,12 +195,12 @@ export class JourneyPanel {
       return;
     }
     const used = last - first + 1;
-    const before = game.plies[plyIndex(game, journey.plies[first - 1])];
+    const before = moveOf(game, journey, first);
     const line = el(
       'p',
       'route-verdict',
       `Moves ${first} to ${last} (${journey.squares[first - 1]} to ${journey.squares[last]}) `,
-      `on the position before ${moveLabel(before)}: ${verdict(used, this.answer.distance)}.`,
+      `on the position before ${moveLabel(before)}: ${verdict(used, this.answer.distance, unmatchedMove(game, journey, first, last))}.`,
     );
     line.dataset.used = String(used);
     line.dataset.distance = String(this.answer.distance ?? '');
@@ -219,7 +249,7 @@ export class JourneyPanel {
     this.first.replaceChildren(...options);
     this.last.replaceChildren(...options.map((o) => new Option(o.text, o.value)));
     this.first.value = '1';
-    this.last.value = String(options.length);
+    this.last.value = String(promotionMove(journey) ?? options.length);
     this.form.hidden = false;
   }
 }

@@ -5,8 +5,8 @@
  * question is a new history entry, so back and forward step through questions. A game (a pasted
  * PGN, or a saved analysis's) takes the board over in its own mode (game.ts) until it is left.
  */
-import { MAX_BOARD_SIDE, squareName } from '@chess-paths/engine';
-import { AnalysesPanel, type Saveable } from './analyses.js';
+import { MAX_BOARD_SIDE } from '@chess-paths/engine';
+import { AnalysesPanel, questionOfSaved, type Saveable } from './analyses.js';
 import {
   type AnalysisDetail,
   ask,
@@ -20,20 +20,20 @@ import {
 import { BoardGrid, type BoardView, type Orientation, pieceLetter } from './board.js';
 import { fairyTitle, PRESETS, pieceReading, presetByText, presetLabel } from './fairy.js';
 import { GameMode } from './game.js';
-import { FAIRY_LETTER } from './glyphs.js';
 import { PathPager } from './pager.js';
-import { el, outsideMask, picture, summary } from './render.js';
+import { attackedNote, avoidedSquares, el, picture, summary } from './render.js';
 import {
   emptyQuestion,
   isBlankSearch,
   isComplete,
   isFairy,
   type Mode,
+  moverLetter,
+  nextStep,
   PIECES,
   type Piece,
   pieceLabel,
   type Question,
-  questionFromSearch,
   questionFromUrl,
   searchFromQuestion,
   toggleSquare,
@@ -68,11 +68,16 @@ const errors = {
 let question = questionFromUrl(location.search);
 let result: Result | null = null;
 let pieces: Placed[] = [];
+/** The FEN whose pieces `pieces` are: they stay drawn while a question on that position is refused. */
+let piecesFen = '';
 let serial = 0;
 
-const grid = new BoardGrid(byId('board'), (name) =>
-  game.active ? game.pick(name) : change(toggleSquare(question, mode(), name)),
-);
+const grid = new BoardGrid(byId('board'), (name) => {
+  if (game.active) game.pick(name);
+  else if (emptySourceOfPosition(name)) {
+    errors.board.textContent = `${name} has no piece in this position: click one of its pieces as the source.`;
+  } else change(toggleSquare(question, mode(), name));
+});
 const pager = new PathPager(byId('paths'), (squares) => grid.showPath(squares));
 const pictureDetails = byId<HTMLDetailsElement>('picture-box');
 const analyses = new AnalysesPanel(byId('analyses'), saveable, openSaved);
@@ -115,6 +120,12 @@ function setBoardLimit(limit: number): void {
 const TYPING_PAUSE_MS = 400;
 let betzaTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** True when a click on `name` would make an empty square of the position the source (the server would refuse it). */
+function emptySourceOfPosition(name: string): boolean {
+  if (!question.fen || mode() !== 'source' || piecesFen !== question.fen) return false;
+  return !pieces.some((p) => p.square === name) && !question.from.includes(name);
+}
+
 /** The click mode chosen. */
 function mode(): Mode {
   return (document.querySelector<HTMLInputElement>('input[name="mode"]:checked')?.value ?? 'source') as Mode;
@@ -156,20 +167,19 @@ function fillForm(): void {
   avoidInput.checked = question.avoidAttacked;
   avoidInput.disabled = question.fen === '';
   const obstacle = document.querySelector<HTMLInputElement>('input[name="mode"][value="obstacle"]');
-  if (obstacle) obstacle.disabled = question.fen !== '';
+  if (obstacle) {
+    obstacle.disabled = question.fen !== '';
+    // A position's pieces are its obstacles: a click there chooses the source again.
+    const source = document.querySelector<HTMLInputElement>('input[name="mode"][value="source"]');
+    if (obstacle.disabled && obstacle.checked && source) source.checked = true;
+  }
 }
 
-/** The letter of the piece that moves, drawn on its sources. */
-const MOVER: Record<Piece, string> = {
-  KING: 'K',
-  QUEEN: 'Q',
-  ROOK: 'R',
-  BISHOP: 'B',
-  KNIGHT: 'N',
-  WHITE_PAWN: 'P',
-  BLACK_PAWN: 'p',
-  FAIRY: FAIRY_LETTER,
-};
+/** With "avoid attacked squares", the squares the answer avoids as attacked. */
+function attackedSquares(): string[] {
+  if (!question.fen || !question.avoidAttacked || !result) return [];
+  return avoidedSquares(result, new Set(pieces.map((p) => p.square)), question.to);
+}
 
 /** The board's view of the question and its answer. */
 function drawBoard(): void {
@@ -179,11 +189,12 @@ function drawBoard(): void {
     sources: question.from,
     targets: question.to,
     obstacles: question.fen ? [] : question.blocked,
+    attacked: attackedSquares(),
     steps: new Map(),
     path: result?.path?.squares ?? [],
     pieces: new Map(pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
     // The piece that answered (a Betza text may be an orthodox piece), on its sources; a position's pieces are its own.
-    mover: question.fen ? undefined : MOVER[result?.piece ?? question.piece],
+    mover: question.fen ? undefined : moverLetter(result?.piece ?? question.piece),
   };
   result?.layers.forEach((layer, step) => {
     for (const square of layer.squares) view.steps.set(square, step);
@@ -201,9 +212,7 @@ async function update(): Promise<void> {
   let next: Result | null = null;
   let nextPieces: Placed[] = [];
   if (question.fen) {
-    const answer = await askPosition(question, complete);
-    if (answer.ok) ({ pieces: nextPieces, result: next } = answer.data);
-    else problem = answer.problem;
+    ({ pieces: nextPieces, result: next, problem } = await askPosition(question, complete));
   } else if (complete) {
     const answer = await ask(question);
     if (answer.ok) next = answer.data;
@@ -211,7 +220,11 @@ async function update(): Promise<void> {
   }
   if (mine !== serial || game.active) return;
   result = next;
-  pieces = nextPieces;
+  // A refused question brings the position's pieces, or keeps those drawn for the same FEN.
+  if (nextPieces.length > 0 || piecesFen !== question.fen) {
+    pieces = nextPieces;
+    piecesFen = nextPieces.length > 0 ? question.fen : '';
+  }
   if (problem) slotOf(problem).textContent = problem.message;
   if (problem?.boardLimit) setBoardLimit(problem.boardLimit);
   hint.textContent = hintText(complete);
@@ -220,6 +233,7 @@ async function update(): Promise<void> {
   answerBox.replaceChildren(
     ...(reading ? [el('p', 'piece-reading', reading)] : []),
     ...(result ? [summary(result)] : []),
+    ...[attackedNote(question.to, attackedSquares())].filter((note) => note !== null),
   );
   drawPicture();
   pictureDetails.hidden = result === null;
@@ -241,13 +255,7 @@ function drawPicture(): void {
 
 /** What to do next, in words. */
 function hintText(complete: boolean): string {
-  if (isBlankSearch(location.search)) return EXAMPLE_HINT;
-  if (complete) return '';
-  if (isFairy(question) && question.betza === '') return 'Type a Betza text, or pick a named piece.';
-  if (question.fen) {
-    return question.from.length === 0 ? 'Click a piece of the position as the source.' : 'Now click the targets.';
-  }
-  return question.from.length === 0 ? 'Click the source squares.' : 'Now pick “target” and click the targets.';
+  return isBlankSearch(location.search) ? EXAMPLE_HINT : nextStep(question, complete);
 }
 
 /** The piece a position's piece moves as. */
@@ -272,28 +280,8 @@ function saveable(): Saveable | null {
 
 /** Puts an opened analysis's game, or else its first query, on the board. */
 function openSaved(analysis: AnalysisDetail): void {
-  if (analysis.game) {
-    void game.openSaved(analysis.id, analysis.notes);
-    return;
-  }
-  const first = analysis.results[0];
-  const board = first.board;
-  const link = analysis.notes?.startsWith('viewer?') ? questionFromSearch(analysis.notes.slice(6)) : null;
-  const next: Question = {
-    piece: first.piece,
-    files: board.files,
-    ranks: board.ranks,
-    from: first.sources.squares,
-    to: first.targets.squares,
-    blocked: [],
-    fen: analysis.fen ?? '',
-    avoidAttacked: link?.avoidAttacked ?? false,
-    // A fairy answer carries its canonical text, which asks the same question again.
-    betza: first.piece === 'FAIRY' ? (first.betza ?? '') : '',
-  };
-  if (next.fen) next.from = next.from.slice(0, 1);
-  else next.blocked = outsideMask(first, (i) => squareName(i, board));
-  change(next);
+  if (analysis.game) void game.openSaved(analysis.id, analysis.notes);
+  else change(questionOfSaved(analysis));
 }
 
 pieceSelect.addEventListener('change', () => change({ ...question, piece: pieceSelect.value as Piece }));

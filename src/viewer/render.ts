@@ -1,7 +1,8 @@
 /**
  * The answer in words and numbers: distance, path count, the layers with their steps, the
  * smallest path, one page of shortest paths at a time, and the picture drawn by the engine's
- * shared renderer (in the board's orientation; a fairy piece named in its legend). Unreachable is said plainly.
+ * shared renderer (in the board's orientation; a fairy piece named in its legend). Unreachable is said plainly,
+ * and so are the squares a position's question avoids because they are attacked.
  */
 
 import {
@@ -11,6 +12,7 @@ import {
   type Role,
   renderDiagram,
   squareIndexOrMinus1,
+  squareName,
 } from '@chess-paths/engine';
 import type { PathsPage, Placed, Result } from './api.js';
 import { pieceName } from './fairy.js';
@@ -117,4 +119,26 @@ export function outsideMask(result: Result, name: (index: number) => string): st
   const total = result.board.files * result.board.ranks;
   for (let i = 0; i < total; i++) if (((words[i >>> 5] >>> (i & 31)) & 1) === 0) out.push(name(i));
   return out;
+}
+
+/**
+ * The squares a position's question avoids as attacked: outside the answer's mask, and empty or
+ * one of `targets` (a position's other pieces are out of the mask because they block).
+ */
+export function avoidedSquares(result: Result, occupied: ReadonlySet<string>, targets: readonly string[]): string[] {
+  const board = result.board;
+  return outsideMask(result, (i) => squareName(i, board)).filter((s) => !occupied.has(s) || targets.includes(s));
+}
+
+/** The line under an answer that avoids attacked squares: they are hatched, and which targets they dropped. */
+export function attackedNote(targets: readonly string[], attacked: readonly string[]): HTMLElement | null {
+  if (attacked.length === 0) return null;
+  const dropped = targets.filter((square) => attacked.includes(square));
+  const which = dropped.length === 1 ? `the target ${dropped[0]} is` : `the targets ${dropped.join(', ')} are`;
+  return el(
+    'p',
+    'attacked-note',
+    'Squares the other side attacks are hatched in red and avoided',
+    dropped.length > 0 ? `; ${which} attacked, so left out.` : '.',
+  );
 }

@@ -7,6 +7,7 @@
  */
 
 import { MAX_BOARD_SIDE } from '@chess-paths/engine';
+import { FAIRY_LETTER } from './glyphs.js';
 
 /** The pieces the API knows (`Piece`); FAIRY moves as the question's Betza text says. */
 export const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT', 'WHITE_PAWN', 'BLACK_PAWN', 'FAIRY'] as const;
@@ -136,4 +137,28 @@ export function asksBetza(q: Question): boolean {
 /** True when the question can be asked: at least one source and one target (and a fairy piece's text). */
 export function isComplete(q: Question): boolean {
   return q.from.length > 0 && q.to.length > 0 && (!isFairy(q) || q.betza !== '');
+}
+
+/** The letter drawn on the sources for the piece that moves (`*` for a fairy piece). */
+export function moverLetter(piece: Piece): string {
+  return MOVER[piece];
+}
+
+const MOVER: Record<Piece, string> = {
+  KING: 'K',
+  QUEEN: 'Q',
+  ROOK: 'R',
+  BISHOP: 'B',
+  KNIGHT: 'N',
+  WHITE_PAWN: 'P',
+  BLACK_PAWN: 'p',
+  FAIRY: FAIRY_LETTER,
+};
+
+/** What to do next to ask `q`, in words ('' once it is complete). */
+export function nextStep(q: Question, complete: boolean): string {
+  if (complete) return '';
+  if (isFairy(q) && q.betza === '') return 'Type a Betza text, or pick a named piece.';
+  if (q.fen) return q.from.length === 0 ? 'Click a piece of the position as the source.' : 'Now click the targets.';
+  return q.from.length === 0 ? 'Click the source squares.' : 'Now pick “target” and click the targets.';
 }

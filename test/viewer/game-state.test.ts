@@ -1,7 +1,8 @@
 /**
  * The viewer's game arithmetic (src/viewer/game-state.ts), without a browser: the URL hash round
  * trip, where each piece stands after a ply (checked against every FEN of the game), move labels,
- * the route verdicts, and the PGN the viewer writes to save an opened game again, read back by
+ * the route verdicts (and the moves no path makes: a pawn's capture, castling), where a pawn
+ * promoted, and the PGN the viewer writes to save an opened game again, read back by
  * the engine's own reader into the same game (a game from a FEN at Black's move too).
  */
 
@@ -15,8 +16,10 @@ import {
   journeyOn,
   moveLabel,
   pgnOf,
+  promotionMove,
   spotFromHash,
   standing,
+  unmatchedMove,
   verdict,
 } from '../../src/viewer/game-state.js';
 
@@ -90,6 +93,29 @@ describe('viewer game state', () => {
     expect(verdict(2, 5)).toMatch(/^used 2 moves, the shortest path was 5 on the position before/);
     expect(verdict(2, null)).toMatch(/^used 2 moves; no path/);
     expect(gameTitle(opera)).toBe('Paul Morphy – Duke Karl / Count "Isouard", Paris');
+  });
+
+  it('says which moves no path makes, and where a pawn promoted', () => {
+    const game = gameData(
+      '1. e4 d5 2. e5 f5 3. exf6 Nc6 4. fxg7 Bf5 5. gxh8=Q Qd7 6. Nf3 O-O-O 7. Bc4 e6 8. O-O Nf6 *',
+    );
+    const of = (square: string) => game.journeys.find((j) => j.squares[0] === square) as (typeof game.journeys)[0];
+    const pawn = of('e2');
+    expect(pawn.squares).toEqual(['e2', 'e4', 'e5', 'f6', 'g7', 'h8']);
+    expect(unmatchedMove(game, pawn, 1, 2)).toBeNull();
+    expect(unmatchedMove(game, pawn, 3, 3)).toBe('a capture (3. exf6), which no pawn path makes');
+    expect(unmatchedMove(game, pawn, 1, 5)).toBe('a capture (3. exf6), which no pawn path makes');
+    expect(promotionMove(pawn)).toBe(5);
+    expect(promotionMove(of('d7'))).toBeNull();
+    expect(unmatchedMove(game, of('e1'), 1, 1)).toBe('castling (8. O-O), which no king path makes');
+    expect(unmatchedMove(game, of('e8'), 1, 1)).toBe('castling (6... O-O-O), which no king path makes');
+    expect(unmatchedMove(game, of('h1'), 1, 1)).toBeNull();
+    expect(verdict(1, 2, 'castling (8. O-O), which no king path makes')).toBe(
+      'used 1 move, castling (8. O-O), which no king path makes: not compared with the shortest path',
+    );
+    expect(verdict(5, 4, 'a capture (3. exf6), which no pawn path makes')).toBe(
+      'used 5 moves, one of them a capture (3. exf6), which no pawn path makes: not compared with the shortest path',
+    );
   });
 
   it('writes a PGN the engine reads back into the same game', () => {
