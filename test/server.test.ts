@@ -290,6 +290,9 @@ describe('CORS', () => {
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://allowed.example');
       expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+      // A save's Idempotency-Key may be sent, and a 429's or 503's Retry-After read, from the page.
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+      expect(preflight.headers.get('access-control-expose-headers')).toBe('retry-after');
       const other = await fetch(`${t.url}/graphql`, {
         method: 'POST',
         headers: { origin: 'https://evil.example', 'content-type': 'application/json' },

@@ -5,8 +5,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** Headers a browser may send on a cross-origin GraphQL request. */
-const ALLOWED_HEADERS = 'content-type, apollo-require-preflight, x-apollo-operation-name, authorization';
+/** Headers a browser may send on a cross-origin GraphQL request (`idempotency-key` makes a save safe to retry). */
+const ALLOWED_HEADERS =
+  'content-type, apollo-require-preflight, x-apollo-operation-name, authorization, idempotency-key';
+/** Response headers a page may read beyond the safelisted ones: when to ask again after 429 or 503. */
+const EXPOSED_HEADERS = 'retry-after';
 
 /**
  * A function that adds CORS headers to `res` when `req` comes from an allowed origin. Answers
@@ -25,6 +28,7 @@ export function corsFor(origins: readonly string[]): (req: IncomingMessage, res:
     res.setHeader('access-control-allow-origin', all ? '*' : (origin as string));
     res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
     res.setHeader('access-control-allow-headers', ALLOWED_HEADERS);
+    res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
     res.setHeader('access-control-max-age', '600');
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `POST|GET /graphql`: the bridge from `node:http` to the GraphQL layer's gateway. A POST body is
+ * `POST|GET|HEAD /graphql`: the bridge from `node:http` to the GraphQL layer's gateway. A POST body is
  * read within MAX_BODY_BYTES (413 past it) and must say what it is: JSON (`application/json`,
  * one operation or a batch of at most MAX_BATCH_OPERATIONS) or a bare document
  * (`application/graphql`); anything else is 415, which is also what keeps cross-site HTML forms
@@ -105,7 +105,8 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
   };
 
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
-    const method = (req.method ?? 'GET').toUpperCase();
+    // HEAD is a GET whose body Node leaves out (RFC 9110 9.3.2): the same status and headers.
+    const method = req.method?.toUpperCase() === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
     let body: unknown;
     let cacheKey: string | undefined;
     if (method === 'POST') {
@@ -133,6 +134,8 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       return;
     }
     for (const [key, value] of response.headers) res.setHeader(key, value);
+    // A refusal Apollo makes before any operation runs (bad variables JSON in a URL) says nothing of caching.
+    if (status >= 400 && !res.hasHeader('cache-control')) res.setHeader('cache-control', NO_STORE);
     res.statusCode = status;
     if (response.body.kind === 'complete') {
       const text = response.body.string;

@@ -22,7 +22,7 @@ export function sendJson(
   res.end(text);
 }
 
-/** Sends one error in the GraphQL response shape, with more `extensions` when given (a limit's name and value). */
+/** Sends one error in the GraphQL response shape, with more `extensions` when given (a limit's name and value); never kept by a cache. */
 export function sendError(
   res: ServerResponse,
   status: number,
@@ -31,7 +31,12 @@ export function sendError(
   headers: Record<string, string> = {},
   extensions: Record<string, unknown> = {},
 ): void {
-  sendJson(res, status, { errors: [{ message, extensions: { code, ...extensions } }] }, headers);
+  sendJson(
+    res,
+    status,
+    { errors: [{ message, extensions: { code, ...extensions } }] },
+    { 'cache-control': 'no-store', ...headers },
+  );
 }
 
 /** A `Vary` header value: what `current` names (CORS's `Origin`, say), then each of `added` once. */

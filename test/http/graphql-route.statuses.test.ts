@@ -94,3 +94,39 @@ describe(`with Accept: ${MEDIA}`, () => {
     ]);
   });
 });
+
+describe('HEAD, and refusals before any operation runs', () => {
+  it('answers HEAD as GET without the body: the same status, type, length and tag', async () => {
+    const url = `${t.url}/graphql?query=${encodeURIComponent('{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["e6"] }) { distance } }')}`;
+    const get = await fetch(url);
+    const getBody = await get.text();
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const name of ['content-type', 'content-length', 'etag', 'cache-control'])
+      expect(head.headers.get(name), name).toBe(get.headers.get(name));
+    expect(Number(head.headers.get('content-length'))).toBe(Buffer.byteLength(getBody));
+    const notModified = await fetch(url, {
+      method: 'HEAD',
+      headers: { 'if-none-match': String(get.headers.get('etag')) },
+    });
+    expect(notModified.status).toBe(304);
+  });
+
+  it('never lets a cache keep a refusal: bad variables in a URL, malformed JSON, a wrong content type', async () => {
+    const refusals = [
+      fetch(`${t.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{bad')}`),
+      fetch(`${t.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('[1]')}`),
+      fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query": ',
+      }),
+      fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+    ];
+    for (const res of await Promise.all(refusals)) {
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('cache-control'), res.url).toBe('no-store');
+    }
+  });
+});

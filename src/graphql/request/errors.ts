@@ -88,6 +88,17 @@ function isBadLiteral(error: unknown, formatted: GraphQLFormattedError): boolean
 }
 
 /**
+ * A validation failure that is a custom scalar's refusal of a literal: graphql-js reports the
+ * scalar's own error as it was thrown (BAD_USER_INPUT, without the literal's location), and Apollo
+ * files it under validation; it is the same bad input as the value in a variable.
+ */
+function isScalarRefusal(error: unknown, formatted: GraphQLFormattedError): boolean {
+  if (formatted.extensions?.code !== ErrorCode.ValidationFailed) return false;
+  const cause = (error as { originalError?: { extensions?: { code?: unknown } } }).originalError;
+  return cause?.extensions?.code === ErrorCode.BadUserInput;
+}
+
+/**
  * An error Apollo raised itself for a bad request, with a 4xx status but no code. Checked by shape,
  * not `instanceof`: under some module loaders (vitest) Apollo and this file see two copies of graphql.
  */
@@ -121,7 +132,7 @@ function format(formatted: GraphQLFormattedError, error: unknown): GraphQLFormat
       extensions: { code: ErrorCode.BadUserInput, argument: formatInputPath(input.argument) },
     };
   }
-  if (isBadLiteral(error, formatted)) {
+  if (isBadLiteral(error, formatted) || isScalarRefusal(error, formatted)) {
     return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.BadUserInput } };
   }
   if (isCodelessRequestError(error)) {

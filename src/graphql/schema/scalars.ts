@@ -24,6 +24,12 @@ export class ScalarInputError extends GraphQLError {
 /** A scalar value as its error message shows it. */
 const preview = (value: unknown): string => previewValue(value, 40);
 
+/** A literal as it was written (`12`, `e4`, `[1]`), shortened like a value. */
+function previewLiteral(ast: ValueNode): string {
+  const text = print(ast);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
 function stringScalar(name: string, what: string) {
   const check = (value: unknown): string => {
     if (typeof value !== 'string')
@@ -36,7 +42,7 @@ function stringScalar(name: string, what: string) {
     parseValue: (value: unknown) => check(value),
     parseLiteral: (ast: ValueNode) => {
       if (ast.kind !== Kind.STRING)
-        throw new ScalarInputError(`${name} must be a string (${what}), got ${preview(print(ast))}`);
+        throw new ScalarInputError(`${name} must be a string (${what}), got ${previewLiteral(ast)}`);
       return check(ast.value);
     },
   };
@@ -71,7 +77,7 @@ export const BigIntScalar = new GraphQLScalarType({
   parseValue: (value) => toBigInt(value),
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING && ast.kind !== Kind.INT) {
-      throw new ScalarInputError(`BigInt must be a decimal string, got ${preview(print(ast))}`);
+      throw new ScalarInputError(`BigInt must be a decimal string, got ${previewLiteral(ast)}`);
     }
     return toBigInt(ast.value);
   },

@@ -91,6 +91,18 @@ describe('bad input: BAD_USER_INPUT naming the argument and the value', () => {
       '{ shortestPaths(query: { piece: KING, from: [5], to: ["h8"] }) { distance } }',
       /Square must be a string/,
     );
+    // A custom scalar's literal of the wrong kind, shown as written (no quotes it did not have);
+    // errors.scalars.test.ts asks the same of a server in a process of its own.
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: ROOK, from: ["a1"], to: ["h8"], mask: 12 }) { distance } }',
+      /Bitboard must be a string \(a bitboard such as "0x0000000010000000"\), got 12$/,
+    );
+    await expectBadInput(
+      t,
+      '{ shortestPaths(query: { piece: ROOK, from: [e4], to: ["h8"] }) { distance } }',
+      /Square must be a string \(a square name such as "e4"\), got e4$/,
+    );
     await expectBadInput(
       t,
       'query($q: PathQuery!) { shortestPaths(query: $q) { distance } }',
