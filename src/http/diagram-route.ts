@@ -9,7 +9,8 @@
  * the engine reads it and refuses what is not of its subset (400, under `betza`); only its length
  * is checked here, against MAX_BETZA_LENGTH, as the board's side and the FEN's length are.
  *
- * Answers never change for the same URL: `Cache-Control` is PATH_CACHE_CONTROL, with an ETag and
+ * Any other parameter is refused (a misspelt one would otherwise be ignored, and its picture
+ * cached). Answers never change for the same URL: `Cache-Control` is PATH_CACHE_CONTROL, with an ETag and
  * 304 on a matching If-None-Match. Bad input is 400 `text/plain` naming the parameter and the
  * value, e.g. `from: "z9" is not a square on an 8 x 8 board`. Boards are bounded by MAX_BOARD_SIDE
  * (and FENs by the matching length) before any engine work, so one diagram is bounded work: it is
@@ -37,6 +38,21 @@ import { streamText } from './large-text.js';
 
 /** The path of the endpoint. */
 export const DIAGRAM_PATH = '/diagram.svg';
+
+/** The parameters a diagram's URL may hold. */
+const PARAMETERS = [
+  'piece',
+  'from',
+  'to',
+  'board',
+  'mask',
+  'blocked',
+  'fen',
+  'avoidAttacked',
+  'orientation',
+  'path',
+  'betza',
+];
 
 /** Dependencies of the diagram route. */
 export interface DiagramRouteDeps {
@@ -196,6 +212,11 @@ const POSITION_DIAGRAM = `query PositionDiagram($fen: String!, $board: BoardInpu
  */
 export function diagramQuestion(params: URLSearchParams, config: Config): DiagramQuestion {
   const limits = config.limits;
+  // A misspelt parameter (`orientaton=black`) would be ignored, and its wrong picture cached for a year.
+  for (const name of new Set(params.keys())) {
+    if (!PARAMETERS.includes(name))
+      throw new InputError([name], undefined, `is not a parameter of ${DIAGRAM_PATH}: use ${PARAMETERS.join(', ')}`);
+  }
   const boardText = single(params, 'board');
   let board: Board = resolveBoard(null);
   if (boardText !== null) {
@@ -287,7 +308,7 @@ function pictureOf(
 }
 
 /** Changes whenever the drawing of a question changes: part of every picture's tag. */
-const DRAWING_VERSION = 'diagram-2';
+const DRAWING_VERSION = 'diagram-3';
 
 /**
  * The picture's entity tag, from what it is drawn from rather than from its bytes: the result's

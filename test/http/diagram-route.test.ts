@@ -76,6 +76,10 @@ describe('GET /diagram.svg', () => {
     ['piece=KING&piece=QUEEN&from=e4&to=a1', 'piece is given 2 times: give it once'],
     ['piece=KING&from=e4&to=a1&path=true&path=false', 'path is given 2 times: give it once'],
     [
+      'piece=KING&from=e4&to=a1&orientaton=black',
+      'orientaton is not a parameter of /diagram.svg: use piece, from, to, board, mask, blocked, fen, avoidAttacked, orientation, path, betza',
+    ],
+    [
       `fen=${encodeURIComponent('8/8/8/8/8/8/8/4K3 w - - 0 1')}&from=e4&to=a1&avoidAttacked=true`,
       'from: "e4" has no piece',
     ],

@@ -258,8 +258,11 @@ export function renderDiagram(spec: DiagramSpec): string {
     const dy = cy(b) - cy(a);
     const len = Math.hypot(dx, dy) || 1;
     const [ux, uy] = [dx / len, dy / len];
-    const tip = [cx(b) + ux * S * 0.3, cy(b) + uy * S * 0.3];
-    const base = [cx(b) - ux * S * 0.05, cy(b) - uy * S * 0.05];
+    // The last step's disc covers the middle of an empty target (drawn after the path, so the
+    // numbers stay readable): the head stops at the disc's edge. On a piece it points at the middle.
+    const reach = occupied.has(b) ? S * 0.3 : -S * 0.3;
+    const tip = [cx(b) + ux * reach, cy(b) + uy * reach];
+    const base = [tip[0] - ux * S * 0.35, tip[1] - uy * S * 0.35];
     const side = S * 0.17;
     const head = `${n(tip[0])},${n(tip[1])} ${n(base[0] - uy * side)},${n(base[1] + ux * side)} ${n(base[0] + uy * side)},${n(base[1] - ux * side)}`;
     out.push(
