@@ -89,6 +89,15 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       sendError(res, 400, ErrorCode.BadRequest, `Request body is not valid JSON: ${(err as Error).message}`);
       return undefined;
     }
+    const notRequest = (Array.isArray(body) ? body : [body]).findIndex(
+      (item) => item === null || typeof item !== 'object' || Array.isArray(item),
+    );
+    if (notRequest >= 0) {
+      const what = Array.isArray(body) ? `item ${notRequest} of the batch is` : 'the body is';
+      const message = `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what} ${JSON.stringify((Array.isArray(body) ? body[notRequest] : body) ?? null).slice(0, 40)}`;
+      sendError(res, 400, ErrorCode.BadRequest, message);
+      return undefined;
+    }
     if (Array.isArray(body) && body.length > maxBatchOperations) {
       const message = `A batch of ${body.length} operations is over the limit of ${maxBatchOperations} (MAX_BATCH_OPERATIONS)`;
       sendError(

@@ -113,6 +113,28 @@ describe('HEAD, and refusals before any operation runs', () => {
     expect(notModified.status).toBe(304);
   });
 
+  it('says what a JSON body that is no request is, with the right content type', async () => {
+    const cases: [string, string][] = [
+      ['1', 'the body is 1'],
+      ['"x"', 'the body is "x"'],
+      ['null', 'the body is null'],
+      ['[{"query": "{ __typename }"}, 1, "x"]', 'item 1 of the batch is 1'],
+    ];
+    for (const [body, what] of cases) {
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      const json = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
+      expect(json.errors[0].extensions.code).toBe('BAD_REQUEST');
+      expect(json.errors[0].message).toBe(
+        `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what}`,
+      );
+    }
+  });
+
   it('never lets a cache keep a refusal: bad variables in a URL, malformed JSON, a wrong content type', async () => {
     const refusals = [
       fetch(`${t.url}/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent('{bad')}`),
