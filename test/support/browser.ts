@@ -5,6 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestServer, type TestServer } from './test-server.js';
 
 /** Where Debian installs Chromium. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -64,4 +66,22 @@ export function watchStrictly(page: Page, origin: string) {
     if (response.status() >= 400) watched.failed.push(`${response.url()}: ${response.status()}`);
   });
   return watched;
+}
+
+/**
+ * For a file of browser tests: a server with a database and a browser, started before its tests
+ * and closed after them (call at the top of a `describe`); the getters give them to the tests.
+ */
+export function serverAndBrowser(): { server: () => TestServer; browser: () => Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startTestServer({ database: true });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return { server: () => server as TestServer, browser: () => browser as Browser };
 }

@@ -5,10 +5,9 @@
  * default, its moves up to the promotion, and the form keeps its two moves on one side of it,
  * so the route asked is one the API answers. Skipped outside CI without /usr/bin/chromium.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, skipBrowser, watchStrictly } from '../support/browser.js';
 
 /** A poll's patience: a request and a render, which a loaded machine stretches. */
 const SHOWN = { timeout: 15_000 };
@@ -21,18 +20,7 @@ const GAME =
 const square = (page: Page, name: string) => page.locator(`#board button[data-square="${name}"]`);
 
 describe.skipIf(skipBrowser('viewer'))('viewer: routes of a game’s pieces', () => {
-  let t: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestServer({ database: true });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const { server, browser } = serverAndBrowser();
 
   /** The verdict of the route from move `first` to `last` of the piece chosen. */
   async function compare(page: Page, first: string, last: string): Promise<string> {
@@ -46,9 +34,9 @@ describe.skipIf(skipBrowser('viewer'))('viewer: routes of a game’s pieces', ()
   }
 
   it('does not compare castling or a pawn’s capture with a path, and keeps a promoted pawn’s range answerable', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const watched = watchStrictly(page, new URL(t.url).origin);
-    await page.goto(`${t.url}/`, { waitUntil: 'load' });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(server().url).origin);
+    await page.goto(`${server().url}/`, { waitUntil: 'load' });
     await page.fill('#pgn', GAME);
     await page.click('#show-game');
     await expect.poll(() => page.locator('.ply-status').innerText(), SHOWN).toBe('Start position (20 plies)');

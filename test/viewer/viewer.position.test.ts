@@ -6,10 +6,9 @@
  * dropped (f7, where a black pawn stands), as the library's mask has it. Skipped outside CI when /usr/bin/chromium is missing.
  */
 import { parseBitboard, parseFen, positionQuery, STANDARD_BOARD, solve, squareName } from '@chess-paths/engine';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { serverAndBrowser, skipBrowser, watchStrictly } from '../support/browser.js';
 
 /** The button of a square. */
 const square = (page: Page, name: string) => page.locator(`#board button[data-square="${name}"]`);
@@ -24,24 +23,13 @@ const piecesShown = (page: Page) =>
     .evaluateAll((cells) => cells.map((c) => (c as HTMLElement).dataset.square as string).sort());
 
 describe.skipIf(skipBrowser('viewer'))('viewer on a pasted position', () => {
-  let t: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    t = await startTestServer({ database: true });
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const { server, browser } = serverAndBrowser();
 
   it('refuses an empty square as the source, keeping the position on the board', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    const watched = watchStrictly(page, new URL(t.url).origin);
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(server().url).origin);
     const fen = '4k3/8/8/3r4/8/8/8/4K3 w - - 0 1';
-    await page.goto(`${t.url}/?fen=${encodeURIComponent(fen)}&board=8x8`, { waitUntil: 'load' });
+    await page.goto(`${server().url}/?fen=${encodeURIComponent(fen)}&board=8x8`, { waitUntil: 'load' });
     await expect.poll(() => piecesShown(page), SHOWN).toEqual(['d5', 'e1', 'e8']);
     await square(page, 'c3').click();
     await expect
@@ -55,7 +43,7 @@ describe.skipIf(skipBrowser('viewer'))('viewer on a pasted position', () => {
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe(String(want.distance));
     expect(await piecesShown(page)).toEqual(['d5', 'e1', 'e8']);
     // A link whose source is an empty square: the server refuses it, and the position is drawn.
-    await page.goto(`${t.url}/?fen=${encodeURIComponent(fen)}&board=8x8&from=c3&to=c5`, { waitUntil: 'load' });
+    await page.goto(`${server().url}/?fen=${encodeURIComponent(fen)}&board=8x8&from=c3&to=c5`, { waitUntil: 'load' });
     await expect
       .poll(() => page.locator('#board-error, #fen-error, #error').allInnerTexts(), SHOWN)
       .toContainEqual(expect.stringMatching(/c3.*has no piece in this position/));
@@ -66,8 +54,8 @@ describe.skipIf(skipBrowser('viewer'))('viewer on a pasted position', () => {
   });
 
   it('chooses the source again when "obstacle" was chosen before a FEN', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
-    await page.goto(`${t.url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(`${server().url}/?piece=KING&board=8x8`, { waitUntil: 'load' });
     await page.locator('input[name="mode"][value="obstacle"]').check();
     await page.locator('#fen').fill('4k3/8/8/8/8/8/8/4K1N1 w - - 0 1');
     await page.locator('#fen').press('Enter');
@@ -79,10 +67,10 @@ describe.skipIf(skipBrowser('viewer'))('viewer on a pasted position', () => {
   });
 
   it('hatches the attacked squares it avoids and names the targets they dropped', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1000 } });
     const fen = 'r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5';
     const asked = `?fen=${encodeURIComponent(fen)}&board=8x8&from=f3&to=f7`;
-    await page.goto(`${t.url}/${asked}`, { waitUntil: 'load' });
+    await page.goto(`${server().url}/${asked}`, { waitUntil: 'load' });
     await expect.poll(() => page.locator('.distance').innerText(), SHOWN).not.toBe('');
     expect(await page.locator('#board button.attacked').count()).toBe(0);
     await page.locator('#avoid').check();
