@@ -12,6 +12,11 @@
  * under another connection's write lock and on a full disk. Errors of the caller's own making (a
  * wrong token, bad input, a constraint) are passed on unchanged and say nothing about the database.
  *
+ * A write that SQLite would take can still be lost: once the database file is removed (or
+ * replaced) while the service runs, the open connection writes on into a file no one will open
+ * again. The store's `precondition` says so, and it fails writes and health like any other
+ * unavailability, until the service is restarted and opens the file at its path again.
+ *
  * Health is earned by writing: `healthy()` is true only while a real write (an operation or the
  * trial write) succeeded less than `freshMs` ago; when the last one is older, or there was none
  * yet, it runs a trial write first. So a disk that filled up while nothing was written, or a
@@ -139,6 +144,12 @@ export interface AvailabilityOptions {
   probe: () => Promise<unknown>;
   /** How long a successful write vouches for health, ms (default 30 000). */
   freshMs?: number;
+  /**
+   * Checked before every write and health check: why the database cannot be written safely now
+   * although a write would succeed (its file removed or replaced while the service runs), or
+   * undefined. Such a reason fails the write as unavailability.
+   */
+  precondition?: () => string | undefined;
   logger: StoreLogger;
   /** Clock, for tests. */
   now?: () => number;
@@ -183,6 +194,11 @@ export class Availability {
    * write (at most one at a time; while unavailable, at most one per `retryMs`) and reports it.
    */
   healthy(): Promise<boolean> {
+    const lost = this.#options.precondition?.();
+    if (lost !== undefined) {
+      this.#fail(lost, new DatabaseUnavailableError(lost));
+      return Promise.resolve(false);
+    }
     if (this.#probing) return this.#probing;
     const failure = this.#failure;
     const now = this.#now();
@@ -215,6 +231,8 @@ export class Availability {
 
   async #attempt<T>(operation: () => Promise<T>, write: boolean): Promise<T> {
     try {
+      const lost = write ? this.#options.precondition?.() : undefined;
+      if (lost !== undefined) throw new DatabaseUnavailableError(lost);
       const result = await operation();
       if (write) {
         this.#lastSuccess = this.#now();
@@ -231,14 +249,19 @@ export class Availability {
         if (busy !== undefined) throw new DatabaseBusyError(busy, { cause: error });
         throw error;
       }
-      if (!this.#failure) {
-        this.#options.logger.error(
-          { reason, err: error },
-          'database unavailable: writes fail until a trial write succeeds',
-        );
-      }
-      this.#failure = { reason, lastTry: this.#failure?.lastTry ?? this.#now() };
+      this.#fail(reason, error);
       throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(reason, { cause: error });
     }
+  }
+
+  /** Marks the store unavailable for `reason` (logged the first time). */
+  #fail(reason: string, error: unknown): void {
+    if (!this.#failure) {
+      this.#options.logger.error(
+        { reason, err: error },
+        'database unavailable: writes fail until a trial write succeeds',
+      );
+    }
+    this.#failure = { reason, lastTry: this.#failure?.lastTry ?? this.#now() };
   }
 }

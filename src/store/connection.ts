@@ -19,6 +19,7 @@
  * mode keeps SQLite's default (shared) locking and the busy timeout, for tests and tools that
  * need a second connection.
  */
+import { statSync } from 'node:fs';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type Database from 'better-sqlite3';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -79,6 +80,23 @@ export function connectionFactory(
 export async function configureConnection(prisma: PrismaClient, lockingMode: LockingMode): Promise<void> {
   await prisma.$queryRawUnsafe('PRAGMA synchronous = NORMAL');
   if (lockingMode === 'exclusive') await prisma.$queryRawUnsafe('PRAGMA busy_timeout = 0');
+}
+
+/**
+ * A check that `file` is still the database file the service opened (same device and inode):
+ * removed or replaced while the connection is open, it would be written on, unlinked, and every
+ * write since lost at the next start. Returns why it cannot be trusted, or undefined.
+ */
+export function fileIdentityCheck(file: string): () => string | undefined {
+  const opened = statSync(file);
+  return () => {
+    const now = statSync(file, { throwIfNoEntry: false });
+    if (now === undefined)
+      return `the database file ${file} was removed while the service ran: restart the service to create it again`;
+    if (now.ino !== opened.ino || now.dev !== opened.dev)
+      return `the database file ${file} was replaced while the service ran: restart the service to open it`;
+    return undefined;
+  };
 }
 
 /** Key of the trial row; never a real cache key (those are hex). */

@@ -19,7 +19,13 @@ import { Availability } from './availability.js';
 import { SqliteRowReads } from './cache-reads.js';
 import { SqliteRowWrites } from './cache-writes.js';
 import { closeWithin } from './close.js';
-import { configureConnection, connectionFactory, type LockingMode, probeWrite } from './connection.js';
+import {
+  configureConnection,
+  connectionFactory,
+  fileIdentityCheck,
+  type LockingMode,
+  probeWrite,
+} from './connection.js';
 import {
   postgresAdapter,
   probeWritePostgres,
@@ -186,6 +192,8 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
     retryMs: options.retryMs ?? 5000,
     freshMs: extras.healthFreshMs,
     now: extras.now,
+    // The file exists once migrated (SQLite); it is still the same file or nothing is written.
+    precondition: dialect === 'sqlite' ? fileIdentityCheck(databaseFileFromUrl(options.databaseUrl)) : undefined,
     probe: () => (dialect === 'sqlite' ? probeWrite(prisma) : probeWritePostgres(prisma)),
     logger,
   });
