@@ -49,6 +49,8 @@ export interface Config {
   cacheWriteQueue: number;
   cacheWriteGatherMs: number;
   databaseBusyTimeoutMs: number;
+  /** How long path questions wait for the result cache's answer, ms. */
+  cacheReadWaitMs: number;
   databaseRetryMs: number;
   logLevel: string;
   /** Derived: true when NODE_ENV is `production`. */

@@ -161,11 +161,17 @@ export const VARIABLES = {
         default: 1000,
         doc: "How long a database statement waits for another process's lock, ms. SQLite waits on the main thread, so every request waits too: keep it short.",
       }),
+      CACHE_READ_WAIT_MS: sets({
+        key: 'cacheReadWaitMs',
+        kind: integer(1, 600_000),
+        default: 1000,
+        doc: "How long path questions wait for the result cache's answer before they are solved instead, ms (a lookup takes a millisecond or so; a database that hangs would hold every new question for its connection timeout).",
+      }),
       DATABASE_RETRY_MS: sets({
         key: 'databaseRetryMs',
         kind: integer(0),
         default: 5000,
-        doc: 'While the database is in trouble (locked, read-only, disk full: /health says degraded, saves fail with SERVICE_UNAVAILABLE) writes are refused at once and one is tried again every this many ms; a database that failed to open is opened again after this delay, doubling up to a minute (not after a migration error). 0: every write is tried, and a database that failed to open stays closed.',
+        doc: 'While the database is in trouble (locked, read-only, disk full: /health says degraded, saves fail with SERVICE_UNAVAILABLE) writes are refused at once and one is tried again every this many ms (reads too, once they fail as well: the cache is then skipped); a database that failed to open is opened again after this delay, doubling up to a minute (not after a migration error). 0: every write is tried, and a database that failed to open stays closed.',
       }),
     },
   ),

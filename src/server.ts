@@ -164,6 +164,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     hot: new HotResults(config.resultMemoSize),
     preparedQueries: new PreparedQueries(config.resultMemoSize),
     cacheWriter,
+    cacheReadWaitMs: config.cacheReadWaitMs,
   };
   /** Waits until no cache write is queued or running. */
   const settle = (): Promise<void> => cacheWriter.idle();

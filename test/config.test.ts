@@ -29,6 +29,7 @@ const EXPECTED_DEFAULTS: Config = {
   cacheWriteQueue: 10_000,
   cacheWriteGatherMs: 50,
   databaseBusyTimeoutMs: 1000,
+  cacheReadWaitMs: 1000,
   databaseRetryMs: 5000,
   logLevel: 'info',
   production: true,

@@ -196,7 +196,8 @@ describe('graceful shutdown', () => {
     // A grace period far longer than the test: the request must finish, never be cut off. No
     // worker pool: a close() that did not wait for the request would reach the store at once.
     const t = await startTestServer({
-      env: { SHUTDOWN_TIMEOUT_MS: '120000' },
+      // The lookup is held as long as the test needs: path questions wait for it that long.
+      env: { SHUTDOWN_TIMEOUT_MS: '120000', CACHE_READ_WAIT_MS: '600000' },
       deps: { openStore: async () => store, workers: false },
     });
     const inFlight = t.gql(SEED);

@@ -8,8 +8,10 @@
  * once instead of reaching SQLite: better-sqlite3 is synchronous, so a write to a locked database
  * would hold the event loop for the whole busy timeout, every time. Once every `retryMs` one write
  * is let through as a trial (or `healthy()` runs a trial write of its own); the first write that
- * succeeds marks the store available again. Reads are always tried: they keep working in WAL mode
- * under another connection's write lock and on a full disk. Errors of the caller's own making (a
+ * succeeds marks the store available again. Reads are tried while only writes fail: they keep
+ * working in WAL mode under another connection's write lock and on a full disk; once reads fail
+ * too, they are refused at once but for one trial per `retryMs`, so a hung database does not make
+ * every path question wait for a connection. Errors of the caller's own making (a
  * wrong token, bad input, a constraint) are passed on unchanged and say nothing about the database.
  *
  * A write that SQLite would take can still be lost: once the database file is removed (or
@@ -163,6 +165,8 @@ export class Availability {
   #probing: Promise<boolean> | undefined;
   /** When a write (operation or trial) last succeeded; undefined before the first. */
   #lastSuccess: number | undefined;
+  /** Set while reads fail as unavailable (cleared by any operation that succeeds). */
+  #readsFailing: { reason: string; lastTry: number } | undefined;
 
   constructor(options: AvailabilityOptions) {
     this.#options = options;
@@ -174,8 +178,17 @@ export class Availability {
     return this.#failure?.reason;
   }
 
-  /** Runs a read. */
+  /**
+   * Runs a read. While reads fail as unavailable too (PostgreSQL unreachable or hung: each read
+   * would wait for a connection), one is let through per `retryMs` and the others reject at once.
+   */
   read<T>(operation: () => Promise<T>): Promise<T> {
+    const failing = this.#readsFailing;
+    if (failing) {
+      if (this.#now() - failing.lastTry < this.#options.retryMs)
+        return Promise.reject(new DatabaseUnavailableError(failing.reason));
+      failing.lastTry = this.#now();
+    }
     return this.#attempt(operation, false);
   }
 
@@ -234,6 +247,7 @@ export class Availability {
       const lost = write ? this.#options.precondition?.() : undefined;
       if (lost !== undefined) throw new DatabaseUnavailableError(lost);
       const result = await operation();
+      this.#readsFailing = undefined; // the database answered
       if (write) {
         this.#lastSuccess = this.#now();
         if (this.#failure) {
@@ -250,6 +264,7 @@ export class Availability {
         throw error;
       }
       this.#fail(reason, error);
+      if (!write) this.#readsFailing = { reason, lastTry: this.#readsFailing?.lastTry ?? this.#now() };
       throw error instanceof DatabaseUnavailableError ? error : new DatabaseUnavailableError(reason, { cause: error });
     }
   }

@@ -97,6 +97,24 @@ describe('Availability', () => {
     expect(logger.lines.some((l) => l.msg === 'database available again')).toBe(true);
   });
 
+  it('refuses reads at once while reads fail too, but for one trial per retry interval', async () => {
+    const { availability, advance } = setup();
+    const unreachable = () =>
+      Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { kind: 'DatabaseNotReachable' }));
+    await expect(availability.read(unreachable)).rejects.toThrow(DatabaseUnavailableError);
+    let tried = 0;
+    const read = async () => {
+      tried++;
+      return 'read';
+    };
+    await expect(availability.read(read)).rejects.toThrow(DatabaseUnavailableError);
+    expect(tried).toBe(0); // refused at once: no wait for a connection
+    advance(100);
+    expect(await availability.read(read)).toBe('read'); // the trial, and it worked
+    expect(await availability.read(read)).toBe('read');
+    expect(tried).toBe(2);
+  });
+
   it('healthy(): false while unavailable, a trial write when due, true once it succeeds', async () => {
     const { availability, advance, mend, breakWith } = setup({ probeFails: false });
     expect(await availability.healthy()).toBe(true); // after a trial write

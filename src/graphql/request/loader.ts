@@ -5,7 +5,8 @@
  * finds and solves every distinct miss. The fresh results go to the request's `fresh` list, which
  * the cache writer takes once the response has been sent (a question whose result is still waiting
  * there is written first, then read back). Without a store (tests, or a database
- * that failed to open) it simply solves. A cache failure is logged and treated as a miss.
+ * that failed to open) it simply solves. A cache failure is logged and treated as a miss, and so
+ * is a lookup that has not answered within CACHE_READ_WAIT_MS.
  *
  * Where the work runs is the dispatcher's choice (`work/dispatch.ts`): 8 x 8 and other small
  * problems on this thread in slices (through `EngineApi.solveBatch`, one call per slice of
@@ -20,7 +21,7 @@
 
 import { type PackedLayers, type PathResult, solutionFromPacked } from '@chess-paths/engine';
 import DataLoader from 'dataloader';
-import type { StoredResult } from '../../store/types.js';
+import { DatabaseUnavailableError, type StoredResult } from '../../store/types.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from '../work/dispatch.js';
 import type { Prepared } from '../work/engine-api.js';
 import type { EngineBudget } from '../work/engine-budget.js';
@@ -128,6 +129,22 @@ export async function loadResults(scope: LoaderScope, batch: readonly Prepared[]
 
 type GetMany = (problems: readonly Prepared[]) => Promise<(StoredResult | undefined)[]>;
 
+/**
+ * `lookup`'s rows, or a `DatabaseUnavailableError` once `ms` have passed without them
+ * (CACHE_READ_WAIT_MS): a lookup takes a millisecond or so, and a database that hangs would
+ * otherwise hold every new question for its connection timeout. The late answer is dropped (its
+ * outcome still tells the store whether the database works).
+ */
+function withinWait<T>(lookup: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailableError(`no answer from the database within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  lookup.catch(() => undefined); // a late failure was already given up on
+  return Promise.race([lookup, late]).finally(() => clearTimeout(timer));
+}
+
 /** Fills `out` with the results found in the store; returns the indices still missing. */
 async function loadCached(
   scope: LoaderScope,
@@ -138,10 +155,12 @@ async function loadCached(
   const { metrics, logger, hot } = scope.services;
   let rows: readonly (StoredResult | undefined)[] = [];
   try {
-    rows = await getMany(batch);
+    rows = await withinWait(getMany(batch), scope.services.cacheReadWaitMs);
   } catch (err) {
     metrics.cacheErrors.inc({ operation: 'get' });
-    logger.warn({ err }, 'result cache lookup failed; solving instead');
+    // An outage is logged once by the store; each question it sends to the engine is not.
+    if (err instanceof DatabaseUnavailableError) logger.debug({ err }, 'result cache unavailable; solving instead');
+    else logger.warn({ err }, 'result cache lookup failed; solving instead');
   }
   const found: number[] = [];
   for (let i = 0; i < batch.length; i++) if (rows[i]) found.push(i);

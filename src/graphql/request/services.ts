@@ -30,6 +30,8 @@ export interface Services {
   preparedQueries: PreparedQueries;
   /** Writes fresh results to the cache in the background, coalesced. */
   cacheWriter: CacheWriter;
+  /** How long a batch of path questions waits for the cache's answer before solving instead, ms. */
+  cacheReadWaitMs: number;
   /** Games read from PGN, by text. */
   games: GameCache;
   /** The engine accounts of the requests in flight (shutdown cancels their work). */
