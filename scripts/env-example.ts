@@ -84,7 +84,7 @@ export function renderConfigurationDoc(): string {
     '',
     'Values are checked at start-up. An empty variable means its default; a malformed or out-of-range',
     'value (a port of `abc`, a negative limit, an unknown log level) stops start-up with an error',
-    'naming the variable and the value, for example `PORT="abc" is not a whole number`, rather than',
+    'naming the variable and the value, for example `PORT="abc" is not a whole number, 0 to 65535`, rather than',
     'falling back to the default. Whole numbers may group digits with underscores (`1_000_000`);',
     'booleans are `true`/`false`, `1`/`0`, `yes`/`no` or `on`/`off`.',
     '',

@@ -5,6 +5,8 @@
  * value, so a bad setting stops start-up instead of falling back to a default.
  */
 
+import { resolve } from 'node:path';
+
 /** A configuration value that cannot be used; the message names the variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -21,16 +23,18 @@ export interface Kind<T> {
 
 /** A whole number in `min..max`; underscores may group digits (`1_000_000`). */
 export function integer(min: number, max = Number.MAX_SAFE_INTEGER): Kind<number> {
+  const accepts = max === Number.MAX_SAFE_INTEGER ? `whole number, ${min} or more` : `whole number, ${min} to ${max}`;
   return {
     parse(raw, name) {
-      const digits = raw.trim().replace(/_/g, '');
-      if (!/^\d+$/.test(digits)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a whole number`);
-      const value = Number(digits);
+      const text = raw.trim();
+      // Digits, grouped by single underscores between them (`1_000_000`, not `_1000` or `1__0`).
+      if (!/^\d+(_\d+)*$/.test(text)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a ${accepts}`);
+      const value = Number(text.replace(/_/g, ''));
       if (value < min || value > max) throw new ConfigError(`${name}=${raw} is outside ${min}..${max}`);
       return value;
     },
     show: String,
-    accepts: max === Number.MAX_SAFE_INTEGER ? `whole number, ${min} or more` : `whole number, ${min} to ${max}`,
+    accepts,
   };
 }
 
@@ -69,6 +73,23 @@ export const databaseUrl: Kind<string> = {
     const value = raw.trim();
     if (!/^(file:|postgres(ql)?:\/\/)/.test(value)) {
       throw new ConfigError(`${name}=${JSON.stringify(raw)} is neither a SQLite file: URL nor a postgresql:// URL`);
+    }
+    if (value.startsWith('file:')) {
+      try {
+        databaseFileFromUrl(value);
+      } catch (error) {
+        throw new ConfigError(`${name}: ${(error as Error).message.replace(/^DATABASE_URL /, '')}`);
+      }
+    } else {
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      // The password stays out of the message.
+      if (!url || url.hostname === '')
+        throw new ConfigError(`${name} is not a valid postgresql:// URL (postgresql://user:password@host:5432/db)`);
     }
     return value;
   },
@@ -124,4 +145,31 @@ export function group<R extends Record<string, Row<unknown>>>(heading: string, i
   const out: Record<string, Variable> = {};
   for (const [name, row] of Object.entries(rows)) out[name] = { group: g, ...row };
   return out as { [N in keyof R]: R[N] & { group: Group } };
+}
+
+/**
+ * The file a `file:` URL names: `file:./x.db` and `file:x.db` are relative to the working
+ * directory, `file:/abs/x.db` and `file:///abs/x.db` absolute; a `?query` part is ignored.
+ */
+export function databaseFileFromUrl(url: string, cwd: string = process.cwd()): string {
+  if (!url.startsWith('file:')) {
+    throw new Error(
+      `DATABASE_URL must be a SQLite file: URL such as file:./data/chess-paths.db, got ${JSON.stringify(url)}`,
+    );
+  }
+  let path = url.slice('file:'.length);
+  const query = path.indexOf('?');
+  if (query >= 0) path = path.slice(0, query);
+  if (path.startsWith('//')) {
+    // file://host/path: only an empty host (file:///abs) or localhost is a local file.
+    const slash = path.indexOf('/', 2);
+    const host = slash < 0 ? path.slice(2) : path.slice(2, slash);
+    if (host !== '' && host !== 'localhost') throw new Error(`DATABASE_URL names a remote host: ${url}`);
+    path = slash < 0 ? '' : path.slice(slash);
+  }
+  path = decodeURIComponent(path);
+  if (path === '' || path === ':memory:') {
+    throw new Error(`DATABASE_URL must name a database file (in-memory databases are not supported): ${url}`);
+  }
+  return resolve(cwd, path);
 }

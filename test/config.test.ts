@@ -126,10 +126,29 @@ describe('loadConfig', () => {
   });
 
   it('refuses a malformed whole number, naming the variable and the value', () => {
-    expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number'));
-    expect(() => loadConfig({ MAX_DEPTH: '-1' })).toThrow(new ConfigError('MAX_DEPTH="-1" is not a whole number'));
-    expect(() => loadConfig({ ENGINE_BUDGET_MS: '1.5' })).toThrow(/^ENGINE_BUDGET_MS="1\.5" is not a whole number$/);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number, 0 to 65535'));
+    expect(() => loadConfig({ MAX_DEPTH: '-1' })).toThrow(new ConfigError('MAX_DEPTH="-1" is not a whole number, 1 or more'));
+    expect(() => loadConfig({ ENGINE_BUDGET_MS: '1.5' })).toThrow(/^ENGINE_BUDGET_MS="1\.5" is not a whole number, /);
     expect(() => loadConfig({ MAX_COST: '10k' })).toThrow(ConfigError);
+    // Underscores group digits, one between two of them.
+    expect(loadConfig({ MAX_COST: '1_000_000' }).limits.maxCost).toBe(1_000_000);
+    for (const grouped of ['_1000', '1__000', '1_000_', '1_'])
+      expect(() => loadConfig({ MAX_COST: grouped }), grouped).toThrow(/^MAX_COST=".*" is not a whole number, /);
+  });
+
+  it('refuses a database URL that names no file or is no URL, keeping its password out of the message', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'file:' })).toThrow(
+      new ConfigError('DATABASE_URL: must name a database file (in-memory databases are not supported): file:'),
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'file::memory:' })).toThrow(/in-memory databases are not supported/);
+    expect(() => loadConfig({ DATABASE_URL: 'file://remote.example/x.db' })).toThrow(/names a remote host/);
+    const bad = () => loadConfig({ DATABASE_URL: 'postgresql://u:secret@127.0.0.1:99999/x' });
+    expect(bad).toThrow(
+      new ConfigError('DATABASE_URL is not a valid postgresql:// URL (postgresql://user:password@host:5432/db)'),
+    );
+    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.internal:5432/x' }).databaseUrl).toBe(
+      'postgresql://u:p@db.internal:5432/x',
+    );
   });
 
   it('refuses a value out of range, naming the variable, the value and the range', () => {

@@ -338,7 +338,7 @@ describe('configuration', () => {
   });
 
   it('refuses bad values, naming the variable', () => {
-    expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number'));
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number, 0 to 65535'));
     expect(() => loadConfig({ MAX_BOARD_SIDE: '300' })).toThrow(/MAX_BOARD_SIDE=300 is outside 1\.\.256/);
     expect(() => loadConfig({ PLAYGROUND: 'maybe' })).toThrow(/PLAYGROUND/);
     expect(() => loadConfig({ INTROSPECTION: 'false' })).toThrow(/PLAYGROUND=true needs INTROSPECTION=true/);

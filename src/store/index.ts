@@ -12,8 +12,9 @@
  * Given a time, `close` keeps it, ending statements still in flight if it must (`./close.ts`).
  */
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { DEFAULTS } from '../config.js';
+import { databaseFileFromUrl } from '../config-kinds.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
 import { SqliteRowReads } from './cache-reads.js';
@@ -41,6 +42,7 @@ import { PrismaResultCache } from './result-cache.js';
 import { readTotals, type StoreTotals } from './totals.js';
 import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
+export { databaseFileFromUrl } from '../config-kinds.js';
 export { unavailableReason } from './availability.js';
 export type { LockingMode } from './connection.js';
 export { type Dialect, dialectOf, redactUrl } from './dialect.js';
@@ -94,33 +96,6 @@ const consoleLogger: StoreLogger = {
   warn: (obj, msg) => console.warn(`[store] ${msg}`, obj),
   error: (obj, msg) => console.error(`[store] ${msg}`, obj),
 };
-
-/**
- * The file a `file:` URL names: `file:./x.db` and `file:x.db` are relative to the working
- * directory, `file:/abs/x.db` and `file:///abs/x.db` absolute; a `?query` part is ignored.
- */
-export function databaseFileFromUrl(url: string, cwd: string = process.cwd()): string {
-  if (!url.startsWith('file:')) {
-    throw new Error(
-      `DATABASE_URL must be a SQLite file: URL such as ${DEFAULTS.DATABASE_URL}, got ${JSON.stringify(url)}`,
-    );
-  }
-  let path = url.slice('file:'.length);
-  const query = path.indexOf('?');
-  if (query >= 0) path = path.slice(0, query);
-  if (path.startsWith('//')) {
-    // file://host/path: only an empty host (file:///abs) or localhost is a local file.
-    const slash = path.indexOf('/', 2);
-    const host = slash < 0 ? path.slice(2) : path.slice(2, slash);
-    if (host !== '' && host !== 'localhost') throw new Error(`DATABASE_URL names a remote host: ${url}`);
-    path = slash < 0 ? '' : path.slice(slash);
-  }
-  path = decodeURIComponent(path);
-  if (path === '' || path === ':memory:') {
-    throw new Error(`DATABASE_URL must name a database file (in-memory databases are not supported): ${url}`);
-  }
-  return resolve(cwd, path);
-}
 
 /** The store, with the running totals of its tables (for tools, metrics and tests). */
 export interface OpenedStore extends Store {
