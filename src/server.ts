@@ -31,6 +31,7 @@ import { defaultEngine, type EngineApi, warmUpEngine } from './graphql/work/engi
 import { EngineBudget } from './graphql/work/engine-budget.js';
 import { EnginePool, OverloadedError } from './graphql/work/pool.js';
 import { HttpDrain } from './http/drain.js';
+import { listenError } from './http/listen-error.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
@@ -201,13 +202,20 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   const drain = new HttpDrain(httpServer);
   httpServer.on('request', drain.guard(createRequestHandler({ config, gateway, metrics, logger, health })));
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(config.port, config.host, () => {
-      httpServer.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const failed = (err: NodeJS.ErrnoException) => reject(listenError(err, config));
+      httpServer.once('error', failed);
+      httpServer.listen(config.port, config.host, () => {
+        httpServer.off('error', failed);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    // Nothing was served: what was started for it ends before the failure is reported.
+    await Promise.allSettled([apollo.stop(), rateLimiter.close(), pool?.close()]);
+    throw err;
+  }
   const { port } = httpServer.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -332,7 +340,14 @@ export async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, { logger });
+  let server: RunningServer;
+  try {
+    server = await startServer(config, { logger });
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`chess-paths: configuration error: ${err.message}`);
+    process.exit(2);
+  }
   let signals = 0;
   const stop = (signal: NodeJS.Signals) => {
     signals++;

@@ -127,7 +127,9 @@ describe('loadConfig', () => {
 
   it('refuses a malformed whole number, naming the variable and the value', () => {
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(new ConfigError('PORT="abc" is not a whole number, 0 to 65535'));
-    expect(() => loadConfig({ MAX_DEPTH: '-1' })).toThrow(new ConfigError('MAX_DEPTH="-1" is not a whole number, 1 or more'));
+    expect(() => loadConfig({ MAX_DEPTH: '-1' })).toThrow(
+      new ConfigError('MAX_DEPTH="-1" is not a whole number, 1 or more'),
+    );
     expect(() => loadConfig({ ENGINE_BUDGET_MS: '1.5' })).toThrow(/^ENGINE_BUDGET_MS="1\.5" is not a whole number, /);
     expect(() => loadConfig({ MAX_COST: '10k' })).toThrow(ConfigError);
     // Underscores group digits, one between two of them.

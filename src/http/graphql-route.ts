@@ -57,7 +57,8 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       if (!(err instanceof BodyTooLargeError)) throw err;
       const ended = await drainBody(req);
       const message = `Request body is over the limit of ${maxBodyBytes} bytes (MAX_BODY_BYTES)`;
-      sendError(res, 413, ErrorCode.PayloadTooLarge, message, { connection: 'close' });
+      const limit = { limit: 'MAX_BODY_BYTES', max: maxBodyBytes };
+      sendError(res, 413, ErrorCode.PayloadTooLarge, message, { connection: 'close' }, limit);
       if (!ended) res.on('finish', () => req.destroy());
       return undefined;
     }

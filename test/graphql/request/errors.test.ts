@@ -173,7 +173,9 @@ describe('the service limits, at the limit and past it', () => {
     const res = await post(body(601));
     expect(res.status).toBe(413);
     const json = (await res.json()) as GqlResponse['body'];
-    expect(json.errors?.[0]).toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(json.errors?.[0]).toMatchObject({
+      extensions: { code: 'PAYLOAD_TOO_LARGE', limit: 'MAX_BODY_BYTES', max: 600 },
+    });
     expect(json.errors?.[0].message).toContain('600 bytes (MAX_BODY_BYTES)');
     // Past the limit without a content-length header (chunked): cut off too.
     const stream = new ReadableStream({
