@@ -35,6 +35,7 @@ import { listenError } from './http/listen-error.js';
 import { createRequestHandler, type HealthReport } from './http/router.js';
 import { createLogger } from './observability/logger.js';
 import { createMetrics, type Metrics } from './observability/metrics.js';
+import { unavailableReason } from './store/availability.js';
 import { redactUrl } from './store/dialect.js';
 import type { Store, StoreOptions } from './store/types.js';
 
@@ -249,7 +250,11 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
       (err: unknown) => {
         database = 'unavailable';
         const migration = (err as { name?: unknown } | null)?.name === 'MigrationError';
-        openFailure = migration ? 'migration error (see the server log)' : 'failed to open (see the server log)';
+        // The database's own words when they are known to say nothing secret (as while it runs).
+        const reason = unavailableReason(err);
+        openFailure = migration
+          ? 'migration error (see the server log)'
+          : `failed to open${reason ? `: ${reason}` : ''} (see the server log)`;
         const retry = !migration && !stopping && config.databaseRetryMs > 0;
         const delay = Math.min(MAX_OPEN_RETRY_MS, config.databaseRetryMs * 2 ** Math.min(attempt, 16));
         logger.error(
