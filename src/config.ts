@@ -242,7 +242,7 @@ export const VARIABLES = {
       key: 'limits.maxAliases',
       kind: integer(0),
       default: 30,
-      doc: 'Most aliases in one operation (graphql-armor).',
+      doc: 'Most aliases in one operation (graphql-armor), aliases of __typename included.',
     }),
     MAX_COST: sets({
       key: 'limits.maxCost',

@@ -69,6 +69,8 @@ export function armorConfig(limits: Limits, hideSuggestions: boolean): ArmorConf
     },
     maxAliases: {
       n: limits.maxAliases,
+      // Armor leaves aliases of __typename out by default: each is a field of the answer all the same.
+      allowList: [],
       ...quiet,
       onReject: reportBreach('maxAliases', limits.maxAliases, `Operation has more than ${limits.maxAliases} aliases`),
     },
