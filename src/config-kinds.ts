@@ -81,14 +81,8 @@ export const databaseUrl: Kind<string> = {
         throw new ConfigError(`${name}: ${(error as Error).message.replace(/^DATABASE_URL /, '')}`);
       }
     } else {
-      let url: URL | undefined;
-      try {
-        url = new URL(value);
-      } catch {
-        url = undefined;
-      }
-      // The password stays out of the message.
-      if (!url || url.hostname === '')
+      // An empty host is valid (a Unix socket given as ?host=, or PGHOST); the password stays out of the message.
+      if (!URL.canParse(value))
         throw new ConfigError(`${name} is not a valid postgresql:// URL (postgresql://user:password@host:5432/db)`);
     }
     return value;

@@ -4,14 +4,14 @@
  * An analysis a save would refuse, or a cached result that is not its question's answer, is
  * refused with its line before anything is written; an import refused later (over a budget)
  * leaves no new file or directory behind; an export through a symbolic link writes the file it
- * names and keeps the link, and one into a FIFO writes into it.
+ * names and keeps the link, and one into a FIFO or /dev/stdout writes into it.
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoStack, requireBuiltCli, runCli } from './support/cli-process.js';
+import { CLI, expectNoStack, requireBuiltCli, runCli } from './support/cli-process.js';
 import { analysisLine, cachedResultLine, exportFile } from './support/export-lines.js';
 import { tempDir } from './support/store-fixtures.js';
 
@@ -130,6 +130,21 @@ describe('chess-paths export --out: where it writes', () => {
       expect(lstatSync(join(home, link)).isSymbolicLink()).toBe(true);
       expect(readFileSync(target, 'utf8')).toContain('"id":"only"');
     }
+  });
+
+  it('into /dev/stdout when it is a pipe, as a shell would', async () => {
+    const home = dir();
+    const database = await databaseWithOne(home);
+    // Through a shell's pipe (a child process's own standard output is a socket, not a pipe).
+    const run = spawnSync(
+      'sh',
+      ['-c', '"$0" "$1" export --database "$2" --out /dev/stdout | cat', process.execPath, CLI, database],
+      { encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^exported 1 analyses from .* to \/dev\/stdout\n$/);
+    expect(run.stdout).toContain('"id":"only"');
+    expect(run.stdout).toContain('{"type":"end","analyses":1,"cachedResults":0}');
   });
 
   it('into a FIFO, writing into it for its reader', async () => {

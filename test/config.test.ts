@@ -148,9 +148,12 @@ describe('loadConfig', () => {
     expect(bad).toThrow(
       new ConfigError('DATABASE_URL is not a valid postgresql:// URL (postgresql://user:password@host:5432/db)'),
     );
-    expect(loadConfig({ DATABASE_URL: 'postgresql://u:p@db.internal:5432/x' }).databaseUrl).toBe(
+    for (const valid of [
       'postgresql://u:p@db.internal:5432/x',
-    );
+      'postgresql:///x?host=/var/run/postgresql',
+      'postgresql:///x',
+    ])
+      expect(loadConfig({ DATABASE_URL: valid }).databaseUrl).toBe(valid);
   });
 
   it('refuses a value out of range, naming the variable, the value and the range', () => {

@@ -8,26 +8,16 @@
  * `solve` stays light.
  *
  * An export to `--out FILE` is written to `FILE.partial-<pid>` and renamed when whole, so a
- * failed export never leaves a file that looks like a backup (through a link, to the file it
- * names; a FIFO or a device is written into). An import from standard input is
+ * failed export never leaves a file that looks like a backup; through a symbolic link, a FIFO or
+ * a device (`/dev/stdout`) it is written in place. An import from standard input is
  * first copied to a temporary file: the import reads its file twice (check, then write).
  * Exit codes as for `solve`: 0 done, 1 a refused file, a database that cannot be used or output
  * that cannot be written (one line saying why and, for a file, which line), 2 usage.
  */
 import { once } from 'node:events';
-import {
-  createReadStream,
-  createWriteStream,
-  lstatSync,
-  mkdtempSync,
-  readlinkSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { createReadStream, createWriteStream, lstatSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
@@ -135,23 +125,14 @@ async function finish(stream: Writable): Promise<void> {
 }
 
 /**
- * Where an export to `out` is written. A regular file, or nothing yet, is written beside itself
- * and renamed over when whole; through a symbolic link, the file it names (the link stays);
- * anything else (a FIFO, a device such as /dev/stdout) is written straight into, as a shell's `>`
- * would, never replaced by a file.
+ * Whether an export to `out` is written straight into it rather than beside it and renamed over
+ * it when whole: through a symbolic link (which the kernel then follows, with its protections:
+ * the link stays, the file it names is written) and into anything not a regular file (a FIFO, a
+ * device such as /dev/stdout), as a shell's `>` would, never replacing it with a file.
  */
-function exportTarget(out: string): { path: string; direct: boolean } {
-  let path = out;
-  try {
-    path = realpathSync(out);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // A link to a file not there yet: that file is made, and the link kept.
-    const link = lstatSync(out, { throwIfNoEntry: false });
-    if (link?.isSymbolicLink()) path = resolve(dirname(out), readlinkSync(out));
-  }
-  const existing = statSync(path, { throwIfNoEntry: false });
-  return { path, direct: existing !== undefined && !existing.isFile() };
+function writesInPlace(out: string): boolean {
+  const found = lstatSync(out, { throwIfNoEntry: false });
+  return found !== undefined && (found.isSymbolicLink() || !found.isFile());
 }
 
 /** `chess-paths export`. */
@@ -168,14 +149,15 @@ export async function exportCommand(
       busyTimeoutMs: config.databaseBusyTimeoutMs,
       create: false,
     });
-    const target = request.out === undefined ? undefined : exportTarget(request.out);
-    const partial = target && !target.direct ? `${target.path}.partial-${process.pid}` : undefined;
+    const out = request.out;
+    let partial: string | undefined;
     try {
       let counts: { analyses: number; cachedResults: number };
-      if (target === undefined) {
+      if (out === undefined) {
         counts = await exportStore(db, process.stdout, { cache: request.cache });
       } else {
-        const file = createWriteStream(partial ?? target.path, { flags: partial ? 'wx' : 'w' });
+        partial = writesInPlace(out) ? undefined : `${out}.partial-${process.pid}`;
+        const file = createWriteStream(partial ?? out, { flags: partial ? 'wx' : 'w' });
         let failure: Error | undefined;
         file.on('error', (error) => {
           failure ??= error;
@@ -193,7 +175,7 @@ export async function exportCommand(
           throw failure ?? error;
         }
         if (failure) throw failure;
-        if (partial !== undefined) renameSync(partial, target.path);
+        if (partial !== undefined) renameSync(partial, out);
       }
       const cache = request.cache ? ` and ${counts.cachedResults} cached results` : '';
       io.err(

@@ -20,6 +20,7 @@
  * need a second connection.
  */
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import type Database from 'better-sqlite3';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -91,10 +92,12 @@ export function fileIdentityCheck(file: string): () => string | undefined {
   const opened = statSync(file);
   return () => {
     const now = statSync(file, { throwIfNoEntry: false });
+    // Said on the public /health: the file's name without where it lives.
+    const name = basename(file);
     if (now === undefined)
-      return `the database file ${file} was removed while the service ran: restart the service to create it again`;
+      return `the database file ${name} was removed while the service ran: restart the service to create it again`;
     if (now.ino !== opened.ino || now.dev !== opened.dev)
-      return `the database file ${file} was replaced while the service ran: restart the service to open it`;
+      return `the database file ${name} was replaced while the service ran: restart the service to open it`;
     return undefined;
   };
 }

@@ -103,10 +103,13 @@ export function moveOf(game: GameData, journey: JourneyData, k: number): PlyData
  * castling (the king moves two files; paths of kings step one square).
  */
 export function unmatchedMove(game: GameData, journey: JourneyData, first: number, last: number): string | null {
+  // After its promotion a pawn moves as the new piece (its journey keeps the role it started with).
+  const promotion = promotionMove(journey) ?? Number.POSITIVE_INFINITY;
   for (let k = first; k <= last; k++) {
     const ply = moveOf(game, journey, k);
     const files = Math.abs(ply.from.charCodeAt(0) - ply.to.charCodeAt(0));
-    if (journey.role === 'PAWN' && files !== 0) return `a capture (${moveLabel(ply)}), which no pawn path makes`;
+    if (journey.role === 'PAWN' && k <= promotion && files !== 0)
+      return `a capture (${moveLabel(ply)}), which no pawn path makes`;
     if (journey.role === 'KING' && files === 2) return `castling (${moveLabel(ply)}), which no king path makes`;
   }
   return null;

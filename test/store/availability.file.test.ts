@@ -38,7 +38,7 @@ describe('a SQLite file removed or replaced while the store runs', () => {
     const refused = await store.analyses.save(INPUT).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DatabaseUnavailableError);
     expect((refused as DatabaseUnavailableError).reason).toBe(
-      `the database file ${file} was removed while the service ran: restart the service to create it again`,
+      'the database file x.db was removed while the service ran: restart the service to create it again',
     );
     expect(await store.healthy()).toBe(false);
     expect(store.unavailableReason?.()).toMatch(/was removed while the service ran/);
@@ -59,7 +59,7 @@ describe('a SQLite file removed or replaced while the store runs', () => {
     renameSync(join(dir, 'copy.db'), file);
     expect(await store.healthy()).toBe(false);
     expect(store.unavailableReason?.()).toBe(
-      `the database file ${file} was replaced while the service ran: restart the service to open it`,
+      'the database file x.db was replaced while the service ran: restart the service to open it',
     );
     await expect(store.analyses.save(INPUT)).rejects.toBeInstanceOf(DatabaseUnavailableError);
   });

@@ -106,6 +106,12 @@ describe('viewer game state', () => {
     expect(unmatchedMove(game, pawn, 3, 3)).toBe('a capture (3. exf6), which no pawn path makes');
     expect(unmatchedMove(game, pawn, 1, 5)).toBe('a capture (3. exf6), which no pawn path makes');
     expect(promotionMove(pawn)).toBe(5);
+    // After it, the pawn moves as its new piece: a queen's capture is a queen's move.
+    const queen = gameData('1. a4 h5 2. a5 h4 3. a6 h3 4. axb7 hxg2 5. bxa8=Q gxh1=Q 6. Qxb8 Qxg1 *');
+    const a2 = queen.journeys.find((j) => j.squares[0] === 'a2') as (typeof queen.journeys)[0];
+    expect(promotionMove(a2)).toBe(5);
+    expect(unmatchedMove(queen, a2, 6, 6)).toBeNull();
+    expect(unmatchedMove(queen, a2, 4, 5)).toBe('a capture (4. axb7), which no pawn path makes');
     expect(promotionMove(of('d7'))).toBeNull();
     expect(unmatchedMove(game, of('e1'), 1, 1)).toBe('castling (8. O-O), which no king path makes');
     expect(unmatchedMove(game, of('e8'), 1, 1)).toBe('castling (6... O-O-O), which no king path makes');
