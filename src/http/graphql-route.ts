@@ -95,7 +95,7 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     );
     if (notRequest >= 0) {
       const what = Array.isArray(body) ? `item ${notRequest} of the batch is` : 'the body is';
-      const message = `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what} ${JSON.stringify((Array.isArray(body) ? body[notRequest] : body) ?? null).slice(0, 40)}`;
+      const message = `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what} ${shown(Array.isArray(body) ? body[notRequest] : body)}`;
       sendError(res, 400, ErrorCode.BadRequest, message);
       return undefined;
     }
@@ -182,6 +182,13 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
     exchange.answered();
     res.end();
   };
+}
+
+/** A JSON value that is no request, as a refusal shows it: never written out whole (it may nest deeper than the stack). */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);
+  return String(value);
 }
 
 /**

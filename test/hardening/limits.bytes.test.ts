@@ -90,7 +90,7 @@ describe('request body at 1 MiB', () => {
       errors: [
         {
           message: 'Request body is over the limit of 1048576 bytes (MAX_BODY_BYTES)',
-          extensions: { code: 'PAYLOAD_TOO_LARGE' },
+          extensions: { code: 'PAYLOAD_TOO_LARGE', limit: 'MAX_BODY_BYTES', max: 1_048_576 },
         },
       ],
     });

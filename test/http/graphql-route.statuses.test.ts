@@ -119,6 +119,8 @@ describe('HEAD, and refusals before any operation runs', () => {
       ['"x"', 'the body is "x"'],
       ['null', 'the body is null'],
       ['[{"query": "{ __typename }"}, 1, "x"]', 'item 1 of the batch is 1'],
+      // Nested deeper than a recursive writer's stack: described, not written out.
+      [`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'item 0 of the batch is an array'],
     ];
     for (const [body, what] of cases) {
       const res = await fetch(`${t.url}/graphql`, {
