@@ -10,7 +10,8 @@
  * An export to `--out FILE` is written to `FILE.partial-<pid>` and renamed when whole, so a
  * failed export never leaves a file that looks like a backup; through a symbolic link, a FIFO or
  * a device (`/dev/stdout`) it is written in place. An import from standard input is
- * first copied to a temporary file: the import reads its file twice (check, then write).
+ * first copied to a temporary file: the import reads its file twice (check, then write), and a
+ * file that changed in between is refused.
  * Exit codes as for `solve`: 0 done, 1 a refused file, a database that cannot be used or output
  * that cannot be written (one line saying why and, for a file, which line), 2 usage.
  */
@@ -237,6 +238,13 @@ export async function importCommand(
         noNul: dialectOf(config.databaseUrl) === 'postgresql',
       };
       const open = () => createReadStream(source.file);
+      // Read twice: the rows written are the rows checked only if the file did not change between.
+      const read = statSync(source.file);
+      const unchanged = () => {
+        const now = statSync(source.file, { throwIfNoEntry: false });
+        if (!now || now.ino !== read.ino || now.size !== read.size || now.mtimeMs !== read.mtimeMs)
+          throw new TransferError(`${request.file} changed while it was being imported; nothing was imported`);
+      };
       // A damaged file, or one holding what the service would not have saved, is refused before
       // the database is even opened (or created).
       await checkExportFile(open(), limits, importChecks(config.limits));
@@ -246,7 +254,10 @@ export async function importCommand(
       });
       let imported = false;
       try {
-        const { analyses, cachedResults } = await importStore(db, open, limits, { checked: true });
+        const { analyses, cachedResults } = await importStore(db, open, limits, {
+          checked: true,
+          beforeCommit: unchanged,
+        });
         imported = true;
         const cache =
           cachedResults.added + cachedResults.unchanged > 0

@@ -161,7 +161,12 @@ export async function importStore(
   db: TransferDatabase,
   open: () => Readable,
   limits: ImportLimits,
-  options: { checked?: boolean; check?: RowCheck } = {},
+  options: {
+    checked?: boolean;
+    check?: RowCheck;
+    /** Runs after the last row is written, before the commit: a throw rolls the import back. */
+    beforeCommit?: () => void;
+  } = {},
 ): Promise<ImportSummary> {
   limits = { ...limits, noNul: db.dialect === 'postgresql' };
   if (!options.checked) await checkExportFile(open(), limits, options.check);
@@ -232,6 +237,7 @@ export async function importStore(
           );
         }
       }
+      options.beforeCommit?.();
       return summary;
     },
     { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },

@@ -141,10 +141,15 @@ export async function exportText(url: string, cache = false): Promise<{ text: st
 }
 
 /** Imports `text` into `url`. */
-export async function importText(url: string, text: string, limits: ImportLimits = LIMITS): Promise<ImportSummary> {
+export async function importText(
+  url: string,
+  text: string,
+  limits: ImportLimits = LIMITS,
+  options: Parameters<typeof importStore>[3] = {},
+): Promise<ImportSummary> {
   const db = await openTransferDatabase(url, { busyTimeoutMs: 5000, create: true });
   try {
-    return await importStore(db, () => Readable.from([Buffer.from(text, 'utf8')]), limits);
+    return await importStore(db, () => Readable.from([Buffer.from(text, 'utf8')]), limits, options);
   } finally {
     await db.close();
   }

@@ -187,6 +187,20 @@ describeEachDatabase('import', (database) => {
     expect(await contentOf(target.url)).toEqual(before);
   });
 
+  it('rolls every row back when the last check before the commit refuses (a file changed between the passes)', async () => {
+    const before = await contentOf(target.url, rows);
+    const changed = () => {
+      throw new TransferError('analyses.jsonl changed while it was being imported; nothing was imported');
+    };
+    await expect(importText(target.url, exported, LIMITS, { beforeCommit: changed })).rejects.toThrow(
+      /changed while it was being imported/,
+    );
+    expect(await contentOf(target.url, rows)).toEqual(before);
+    // The same file, unchanged, is then imported whole.
+    const summary = await importText(target.url, exported, LIMITS, { beforeCommit: () => undefined });
+    expect(summary.analyses.added).toBe(saved.length);
+  });
+
   it('refuses an id already in the database with other content, naming the line and the fields', async () => {
     await importText(target.url, linesOf(exported).length > 0 ? exported : '');
     // The source moves on: one analysis is updated after the export, then exported again.
