@@ -23,7 +23,6 @@ import {
   InputError,
   type PackedLayers,
   type PathQuery,
-  type Piece,
   packLayers,
   parseFen,
   playGame,
@@ -42,6 +41,7 @@ import {
   checkText,
   LimitError,
 } from '../graphql/limits/limits.js';
+import { readPieceColumn } from '../store/result-cache.js';
 import type { ImportRow, RowCheck } from '../store/transfer-import.js';
 
 type AnalysisRow = Extract<ImportRow, { kind: 'analysis' }>['row'];
@@ -99,14 +99,6 @@ export function analysisRefusal(row: AnalysisRow, limits: Limits): string | unde
   }
 }
 
-/** The piece and Betza text of a `piece` column (`KING`, `FAIRY:NN`). */
-function pieceOf(column: string): { piece: Piece; betza?: string } {
-  const colon = column.indexOf(':');
-  return colon < 0
-    ? { piece: column as Piece }
-    : { piece: column.slice(0, colon) as Piece, betza: column.slice(colon + 1) };
-}
-
 /** True when two packed layer lists hold the same squares in the same layers. */
 function sameLayers(a: PackedLayers, b: PackedLayers): boolean {
   return (
@@ -123,7 +115,7 @@ export function cachedResultRefusal(row: CachedRow): string | undefined {
   let prepared: ReturnType<typeof prepareCanonical>;
   try {
     const { files, ranks, mask, sources, targets } = row;
-    prepared = prepareCanonical({ ...pieceOf(row.piece), files, ranks, mask, sources, targets });
+    prepared = prepareCanonical({ ...readPieceColumn(row.piece), files, ranks, mask, sources, targets });
   } catch (error) {
     return `${where} does not hold a question the engine reads (${(error as Error).message})`;
   }

@@ -2,7 +2,8 @@
  * `chess-paths export` and `chess-paths import`: saved analyses (and, with `--cache`, the result
  * cache) out of one database and into another, as JSON Lines (the format and its checks are in
  * src/store/transfer-format.ts; what an import checks in each row's content, in ./import-checks.ts).
- * The database is `--database URL`, else `DATABASE_URL`, read with the server's own configuration (src/config.ts), as are the budgets an import checks
+ * The database is `--database URL`, else `DATABASE_URL`, read with the server's own configuration
+ * (src/config.ts), as are the budgets an import checks
  * (`MAX_ANALYSIS_BYTES`, `ANALYSES_MAX_BYTES`) and how long it waits for a lock
  * (`DATABASE_BUSY_TIMEOUT_MS`). The store's modules are loaded only when a command runs, so
  * `solve` stays light.

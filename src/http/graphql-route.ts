@@ -90,12 +90,11 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
       sendError(res, 400, ErrorCode.BadRequest, `Request body is not valid JSON: ${(err as Error).message}`);
       return undefined;
     }
-    const notRequest = (Array.isArray(body) ? body : [body]).findIndex(
-      (item) => item === null || typeof item !== 'object' || Array.isArray(item),
-    );
+    const items: unknown[] = Array.isArray(body) ? body : [body];
+    const notRequest = items.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
     if (notRequest >= 0) {
       const what = Array.isArray(body) ? `item ${notRequest} of the batch is` : 'the body is';
-      const message = `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what} ${shown(Array.isArray(body) ? body[notRequest] : body)}`;
+      const message = `A JSON body is one request ({"query": ...}) or an array of them (a batch); ${what} ${shown(items[notRequest])}`;
       sendError(res, 400, ErrorCode.BadRequest, message);
       return undefined;
     }
@@ -116,7 +115,8 @@ export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
 
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     // HEAD is a GET whose body Node leaves out (RFC 9110 9.3.2): the same status and headers.
-    const method = req.method?.toUpperCase() === 'HEAD' ? 'GET' : (req.method ?? 'GET').toUpperCase();
+    const asked = (req.method ?? 'GET').toUpperCase();
+    const method = asked === 'HEAD' ? 'GET' : asked;
     let body: unknown;
     let cacheKey: string | undefined;
     if (method === 'POST') {

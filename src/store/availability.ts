@@ -183,23 +183,26 @@ export class Availability {
    * would wait for a connection), one is let through per `retryMs` and the others reject at once.
    */
   read<T>(operation: () => Promise<T>): Promise<T> {
-    const failing = this.#readsFailing;
-    if (failing) {
-      if (this.#now() - failing.lastTry < this.#options.retryMs)
-        return Promise.reject(new DatabaseUnavailableError(failing.reason));
-      failing.lastTry = this.#now();
-    }
-    return this.#attempt(operation, false);
+    const refused = this.#refusal(this.#readsFailing);
+    return refused ? Promise.reject(refused) : this.#attempt(operation, false);
   }
 
   /** Runs a write, or rejects at once while unavailable and no trial is due. */
   async write<T>(operation: () => Promise<T>): Promise<T> {
-    const failure = this.#failure;
-    if (failure) {
-      if (this.#now() - failure.lastTry < this.#options.retryMs) throw new DatabaseUnavailableError(failure.reason);
-      failure.lastTry = this.#now();
-    }
+    const refused = this.#refusal(this.#failure);
+    if (refused) throw refused;
     return this.#attempt(operation, true);
+  }
+
+  /**
+   * While `failing` (writes, or reads), the error that refuses an operation at once, or undefined
+   * when none is failing or a trial is due (its time is then taken).
+   */
+  #refusal(failing: { reason: string; lastTry: number } | undefined): DatabaseUnavailableError | undefined {
+    if (!failing) return undefined;
+    if (this.#now() - failing.lastTry < this.#options.retryMs) return new DatabaseUnavailableError(failing.reason);
+    failing.lastTry = this.#now();
+    return undefined;
   }
 
   /**

@@ -92,7 +92,7 @@ export function pieceColumn(problem: StoredResult['problem']): string {
 }
 
 /** The piece and Betza text of a `piece` column (`pieceColumn` read back). */
-function readPieceColumn(text: string): { piece: Piece; betza?: string } {
+export function readPieceColumn(text: string): { piece: Piece; betza?: string } {
   const colon = text.indexOf(':');
   return colon < 0 ? { piece: text as Piece } : { piece: text.slice(0, colon) as Piece, betza: text.slice(colon + 1) };
 }

@@ -5,10 +5,9 @@
  * a NUL character are refused with the line's number (`TransferError`), since an import must
  * apply whole or not at all. A line that passes comes back as the columns to write.
  */
-import type { Piece } from '@chess-paths/engine';
 import { analysisBytes } from './analysis-budget.js';
 import { cacheRowBytes } from './cache-budget.js';
-import { SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from './result-cache.js';
+import { readPieceColumn, SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from './result-cache.js';
 import {
   type AnalysisColumns,
   type CachedResultColumns,
@@ -304,12 +303,10 @@ function parseCachedResult(fields: Fields, limits: LineLimits): CachedResultColu
   const decoded = Buffer.from(base64, 'base64');
   const layers = new Uint8Array(decoded.byteLength);
   layers.set(decoded);
-  const colon = piece.indexOf(':');
   const bytes = cacheRowBytes({
     key,
     problem: {
-      piece: (colon < 0 ? piece : piece.slice(0, colon)) as Piece,
-      ...(colon < 0 ? {} : { betza: piece.slice(colon + 1) }),
+      ...readPieceColumn(piece),
       files,
       ranks,
       mask,
