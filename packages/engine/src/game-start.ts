@@ -5,10 +5,13 @@
  * allow: `O-O` with no rook (its knight on h1 "castling"), an en passant capture of a pawn that is
  * not there, a capture of the king. So a FEN tag is refused here, naming the field, when it says
  * what its position cannot have: nothing is guessed (no right is dropped, no square cleared).
+ * A FEN tag must also be one the engine's FEN reader takes (counters of at most nine digits).
  * The tags that choose the game are refused when they disagree (two `FEN` tags, a `Variant` that
  * is not standard chess among others that are).
  */
 import { Chess, validateFen } from 'chess.js';
+import { InputError } from './errors.js';
+import { parseFen } from './fen.js';
 import { PgnError, type PgnTag } from './pgn.js';
 
 /** The `Variant` values of standard chess, as sites write them (lower case). */
@@ -76,6 +79,14 @@ export function startFenOf(tags: readonly PgnTag[]): string {
         `en passant square ${enPassant} is not one a ${waiting === 'w' ? 'white' : 'black'} pawn just passed over`,
       );
     }
+  }
+  try {
+    // What chess.js lets through but no FEN of the engine reads (a full-move number of 1e30):
+    // every position of the game is a FEN the engine answers questions on.
+    parseFen(fen);
+  } catch (err) {
+    if (err instanceof InputError) throw new PgnError(`the FEN tag "${fen}" ${err.reason}`);
+    throw err;
   }
   return fen;
 }

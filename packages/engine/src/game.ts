@@ -102,6 +102,11 @@ export function playGame(text: PgnText): Game {
   for (const written of text.moves) {
     const move = play(chess, written, number);
     const fen = move.isBigPawn() ? withEnPassant(move.after, move) : move.after;
+    if (countersOverflow(fen)) {
+      throw new PgnError(
+        `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
+      );
+    }
     plies.push({
       number,
       color: move.color === 'w' ? 'WHITE' : 'BLACK',
@@ -116,6 +121,13 @@ export function playGame(text: PgnText): Game {
   }
   const result = text.result ?? text.tags.find((t) => t.name === 'Result')?.value.trim() ?? '*';
   return { tags: text.tags, startFen, plies, result, journeys };
+}
+
+/** True when a FEN's half-move clock or full-move number has grown past the nine digits a FEN may have. */
+function countersOverflow(fen: string): boolean {
+  const last = fen.lastIndexOf(' ');
+  const before = fen.lastIndexOf(' ', last - 1);
+  return fen.length - last - 1 > 9 || last - before - 1 > 9;
 }
 
 /** The FEN after a double step, its en passant field naming the square passed over. */

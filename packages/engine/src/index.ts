@@ -38,7 +38,7 @@ export {
   packLayers,
 } from './packed.js';
 export { encodePathCursor } from './paths.js';
-export { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
+export { countPgnMoves, PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
 export { useSha256 } from './sha256.js';

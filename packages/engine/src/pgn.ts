@@ -39,8 +39,20 @@ const RESULTS = new Set(['1-0', '0-1', '1/2-1/2', '*']);
 const SAN = /^(?:[KQRBN][a-h]?[1-8]?x?[a-h][1-8]|[a-h](?:x[a-h])?[1-8](?:=?[QRBNKqrbnk])?|[O0]-[O0](?:-[O0])?)/;
 const TRAILER = /^[+#]?(?:[!?]{1,2})?$/;
 const MOVE_NUMBER = /^(\d+)(\.+|…)/;
-const NAG = /^\$\d+$/;
 const MARKS = /^[!?]{1,2}$/;
+const TAG = /\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]/y;
+
+/**
+ * Characters that end a token, below 128: white space and `{};()[]`. Above 127 a character ends
+ * one when it is white space to a regular expression's `\s` (a no-break space, U+3000, ...).
+ */
+const ENDS_TOKEN = new Uint8Array(128);
+for (const c of ' \t\n\r\f\v{};()[]') ENDS_TOKEN[c.charCodeAt(0)] = 1;
+const SPACE = /\s/;
+
+function endsToken(code: number): boolean {
+  return code < 128 ? ENDS_TOKEN[code] === 1 : SPACE.test(String.fromCharCode(code));
+}
 
 /** A refusal of the text at a place: `pgn: <what> at line L, column C`. */
 function refuse(what: string, line: number, column: number): never {
@@ -55,11 +67,46 @@ export class PgnError extends InputError {
   }
 }
 
+/** What the scanner hands on: each tag pair, each move of the main line; `move` answers false to stop. */
+interface PgnSink {
+  tag(name: string, rawValue: string): void;
+  move(san: string, line: number, column: number): boolean;
+}
+
 /** Reads the text of one game in PGN; throws `PgnError` naming what is wrong and where. */
 export function readPgn(text: string): PgnText {
   const tags: PgnTag[] = [];
   const moves: PgnMove[] = [];
+  const result = scanPgn(text, {
+    tag: (name, raw) => tags.push({ name, value: raw.replace(/\\(["\\])/g, '$1') }),
+    move: (san, line, column) => moves.push({ san, line, column }) > 0,
+  });
+  return { tags, moves, result };
+}
+
+/**
+ * How many moves `readPgn` reads in `text`, counted by the same scanner without keeping anything:
+ * what a game costs before it is played. Stops once past `max` (answering `max + 1`); a text
+ * that `readPgn` refuses counts the moves before the refusal (the reader stops there too).
+ */
+export function countPgnMoves(text: string, max = Number.POSITIVE_INFINITY): number {
+  let count = 0;
+  try {
+    scanPgn(text, { tag: () => {}, move: () => ++count <= max });
+  } catch (err) {
+    if (!(err instanceof PgnError)) throw err;
+  }
+  return count;
+}
+
+/**
+ * The one pass over a game's text behind `readPgn` and `countPgnMoves`: hands its tag pairs and
+ * main-line moves to `sink` and answers the result token (null when there is none).
+ */
+function scanPgn(text: string, sink: PgnSink): string | null {
   let result: string | null = null;
+  let sawTag = false;
+  let sawMove = false;
   let i = 0;
   let line = 1;
   let lineStart = 0;
@@ -75,106 +122,121 @@ export function readPgn(text: string): PgnText {
   };
 
   while (i < n) {
-    const c = text[i];
-    if (c === '\n') {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a) {
       newline(i);
       i++;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\v' || c === '\ufeff') {
+    // space, tab, CR, form feed, vertical tab, byte order mark
+    if (code === 0x20 || code === 0x09 || code === 0x0d || code === 0x0c || code === 0x0b || code === 0xfeff) {
       i++;
       continue;
     }
-    if (c === '%' && i === lineStart) {
-      while (i < n && text[i] !== '\n') i++;
+    if (code === 0x25 /* % */ && i === lineStart) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? n : end;
       continue;
     }
-    if (c === '{') {
+    if (code === 0x7b /* { */) {
       const [startLine, startColumn] = [line, column(i)];
-      i++;
-      while (i < n && text[i] !== '}') {
-        if (text[i] === '\n') newline(i);
-        i++;
-      }
-      if (i >= n) refuse('an unclosed comment (a "{" with no "}")', startLine, startColumn);
-      i++;
+      const end = text.indexOf('}', i + 1);
+      if (end < 0) refuse('an unclosed comment (a "{" with no "}")', startLine, startColumn);
+      for (let at = text.indexOf('\n', i + 1); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) newline(at);
+      i = end + 1;
       continue;
     }
-    if (c === ';') {
-      while (i < n && text[i] !== '\n') i++;
+    if (code === 0x3b /* ; */) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? n : end;
       continue;
     }
-    if (c === '(') {
+    if (code === 0x28 /* ( */) {
       if (depth === 0) [variationLine, variationColumn] = [line, column(i)];
       depth++;
       i++;
       continue;
     }
-    if (c === ')') {
+    if (code === 0x29 /* ) */) {
       if (depth === 0) refuse('a ")" that closes no variation', line, column(i));
       depth--;
       i++;
       continue;
     }
-    if (c === '[' && depth === 0) {
+    if (code === 0x5b /* [ */ && depth === 0) {
       if (inMovetext) refuse('a second game (a tag pair after the moves)', line, column(i));
-      i = readTag(text, i, tags, line, column(i));
+      TAG.lastIndex = i;
+      const match = TAG.exec(text);
+      if (!match) refuse('a tag pair that is not [Name "value"]', line, column(i));
+      sink.tag(match[1], match[2]);
+      sawTag = true;
+      i = TAG.lastIndex;
       continue;
     }
-    // A token: up to whitespace or a character that starts something else.
+    // A token: up to white space or a character that starts something else.
     const start = i;
-    while (i < n && !/[\s{};()[\]]/.test(text[i])) i++;
-    if (i === start) refuse(`an unexpected "${c}"`, line, column(i));
+    while (i < n && !endsToken(text.charCodeAt(i))) i++;
+    if (i === start) refuse(`an unexpected "${text[i]}"`, line, column(i));
     if (depth > 0) continue; // inside a variation: skipped whole
     inMovetext = true;
-    readToken(text.slice(start, i), line, column(start));
+    if (!readToken(start, i, line, column(start))) return result;
   }
   if (depth > 0) refuse('an unclosed variation (a "(" with no ")")', variationLine, variationColumn);
-  if (tags.length === 0 && moves.length === 0 && result === null) {
+  if (!sawTag && !sawMove && result === null) {
     throw new PgnError(
       'holds no game: no tag pair, no move and no result (a game with no moves is at least its result, e.g. *)',
     );
   }
-  return { tags, moves, result };
+  return result;
 
-  function readToken(token: string, at: number, col: number): void {
-    let rest = token;
+  /** Reads the token text[from, to); false when the sink wants no more. */
+  function readToken(from: number, to: number, at: number, col: number): boolean {
+    const first = text.charCodeAt(from);
+    // The common tokens that are no move, told by their first character without a copy.
+    if (first === 0x24 /* $ */ && to - from > 1 && allDigits(from + 1, to)) return true; // a NAG
+    if ((first === 0x21 || first === 0x3f) /* ! ? */ && to - from <= 2 && MARKS.test(text.slice(from, to))) return true;
+    let rest = text.slice(from, to);
     let offset = 0;
-    const number = MOVE_NUMBER.exec(rest);
-    if (number) {
-      if (RESULTS.has(rest)) {
-        endWith(rest, at, col);
-        return;
+    if (first >= 0x30 && first <= 0x39) {
+      const number = MOVE_NUMBER.exec(rest);
+      if (number) {
+        if (RESULTS.has(rest)) {
+          endWith(rest, at, col);
+          return true;
+        }
+        rest = rest.slice(number[0].length);
+        offset = number[0].length;
+        if (rest === '') return true;
       }
-      rest = rest.slice(number[0].length);
-      offset = number[0].length;
-      if (rest === '') return;
     }
     if (RESULTS.has(rest)) {
       endWith(rest, at, col + offset);
-      return;
+      return true;
     }
-    if (/^\d+$/.test(rest) && offset === 0) return; // a move number written without its dot
-    if (NAG.test(rest) || MARKS.test(rest)) return;
+    if (offset === 0 && allDigits(from, to)) return true; // a move number written without its dot
+    if (rest.charCodeAt(0) === 0x24 && allDigits(from + offset + 1, to) && rest.length > 1) return true;
+    if (MARKS.test(rest)) return true;
     if (result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
-    if (/^(\.+|…)$/.test(rest)) return; // the dots of `17. ... Kd7`, apart from their number
+    if (/^(\.+|…)$/.test(rest)) return true; // the dots of `17. ... Kd7`, apart from their number
     const san = SAN.exec(rest);
     if (!san || !TRAILER.test(rest.slice(san[0].length))) {
       refuse(`an unreadable token ${JSON.stringify(rest.slice(0, 40))}`, at, col + offset);
     }
-    moves.push({ san: san[0], line: at, column: col + offset });
+    sawMove = true;
+    return sink.move(san[0], at, col + offset);
+  }
+
+  function allDigits(from: number, to: number): boolean {
+    if (from >= to) return false;
+    for (let k = from; k < to; k++) {
+      const c = text.charCodeAt(k);
+      if (c < 0x30 || c > 0x39) return false;
+    }
+    return true;
   }
 
   function endWith(token: string, at: number, col: number): void {
     if (result !== null) refuse(`a second result (${token} after ${result})`, at, col);
     result = token;
-  }
-
-  /** Reads `[Name "value"]` at `at`; returns the index after it. */
-  function readTag(src: string, at: number, into: PgnTag[], tagLine: number, tagColumn: number): number {
-    const match = /^\[[ \t]*([A-Za-z0-9_]+)[ \t]*"((?:[^"\\\n]|\\.)*)"[ \t]*\]/.exec(src.slice(at, at + 65_536));
-    if (!match) refuse('a tag pair that is not [Name "value"]', tagLine, tagColumn);
-    into.push({ name: match[1], value: match[2].replace(/\\(["\\])/g, '$1') });
-    return at + match[0].length;
   }
 }

@@ -5,152 +5,17 @@
  * the middle of a game), each written out with or without move numbers, `N...` after comments
  * and variations, long comments of both kinds, nested variations, NAGs and marks, zeros for
  * castling, promotions without `=`, check signs left out, pieces over-disambiguated, `%` lines,
- * CR LF line ends. Reading it back must give chess.js's own SAN, UCI and positions after every
+ * CR LF line ends, no white space at all. Reading it back must give chess.js's own SAN, UCI and positions after every
  * ply (with the contract's en passant field, set after every double step), the ply numbers and
- * the result: a writer's style must never change the game read. A promotion written without its
+ * the result, and `countPgnMoves` must count exactly its moves: a writer's style must never
+ * change the game read, nor what it is priced at. A promotion written without its
  * piece must be refused, naming the move.
  */
-import { Chess, type Move } from 'chess.js';
+import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { readGame } from '../src/game.js';
-
-/** A seeded generator (mulberry32): the same games on every run. */
-function generator(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    chance: (p: number) => next() < p,
-    int: (n: number) => Math.floor(next() * n),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-  };
-}
-type Random = ReturnType<typeof generator>;
-
-/** A random game: its start FEN, its moves (chess.js's), its result. */
-interface RandomGame {
-  startFen: string;
-  moves: Move[];
-  result: string;
-}
-
-/** A random game, its moves picked from chess.js's SAN lists (verbose lists cost far more). */
-function randomGame(random: Random): RandomGame {
-  const chess = new Chess();
-  // One game in five starts from a FEN reached after some random moves.
-  if (random.chance(0.2)) {
-    for (let i = random.int(40); i > 0; i--) chess.move(random.pick(chess.moves()));
-    chess.load(chess.fen());
-  }
-  const startFen = chess.fen();
-  const moves: Move[] = [];
-  const length = random.int(121);
-  while (moves.length < length) {
-    const legal = chess.moves();
-    if (legal.length === 0) break;
-    const enPassant = chess.fen().split(' ')[3]; // chess.js names it when a capture is possible
-    const special = legal.filter((san) => /=|^O-O/.test(san) || new RegExp(`^[a-h]x${enPassant}`).test(san));
-    const pawns = legal.filter((san) => /^[a-h]|x/.test(san));
-    const pool = special.length > 0 && random.chance(0.7) ? special : random.chance(0.5) ? pawns : legal;
-    moves.push(chess.move(random.pick(pool.length > 0 ? pool : legal)));
-  }
-  const result = chess.isCheckmate() ? (chess.turn() === 'w' ? '0-1' : '1-0') : '*';
-  return { startFen, moves, result: random.pick([result, result, '1/2-1/2', '*']) };
-}
-
-const COMMENTS = [
-  '{ [%clk 0:03:00] }',
-  '{A long comment that goes on, with (parentheses), a ; semicolon, a [bracket] and 1-0 in it,\nover two lines}',
-  '; a comment to the end of the line ( with a parenthesis {\n',
-  '{}',
-];
-
-/** How a game is written: drawn from the generator once a game. */
-interface Style {
-  numbers: 'none' | 'attached' | 'spaced';
-  zeros: boolean;
-  noEquals: boolean;
-  /** Write the last move's promotion without its piece. */
-  barePromotion?: boolean;
-}
-
-/** How the writer writes a move. */
-function writeMove(move: Move, random: Random, style: Style, last: boolean): string {
-  let san = move.san;
-  if (random.chance(0.3)) san = san.replace(/[+#]$/, ''); // the reader adds check signs back
-  if (style.zeros) san = san.replace(/O/g, '0');
-  if (move.isPromotion() && style.noEquals) {
-    san = san.replace(/=([QRBN])/, (_, p: string) => (random.chance(0.3) ? p.toLowerCase() : p));
-  }
-  if (last && style.barePromotion) san = san.replace(/=?[QRBNqrbn]([+#]?)$/, '$1');
-  if (move.piece !== 'p' && move.piece !== 'k' && random.chance(0.05)) {
-    // Over-disambiguated: the whole from-square, as PGN's import format allows.
-    san = san.replace(/^([QRBN])[a-h]?[1-8]?(?=x?[a-h][1-8])/, `$1${move.from}`);
-  }
-  if (random.chance(0.1)) san += random.pick(['!', '?', '!?', '?!', '!!', '??']);
-  return san;
-}
-
-/** A variation before a move: a real alternative with its number, maybe a comment and a nested variation. */
-function variation(before: string, random: Random, depth: number): string {
-  const [, turn, , , , number] = before.split(' ');
-  const alternative = random.pick(new Chess(before).moves());
-  const inner = depth < 2 && random.chance(0.4) ? ` ${variation(before, random, depth + 1)}` : '';
-  const comment = random.chance(0.4) ? ' {why not :) ?}' : '';
-  return `(${number}${turn === 'w' ? '.' : '...'} ${alternative}${comment}${inner} $2 *)`;
-}
-
-/** Writes a game as PGN in a style drawn from `random` (`bare`: its last promotion without piece). */
-function writePgn(game: RandomGame, random: Random, bare = false): string {
-  const style: Style = {
-    numbers: random.pick(['none', 'attached', 'spaced'] as const),
-    zeros: random.chance(0.3),
-    noEquals: random.chance(0.5),
-    barePromotion: bare,
-  };
-  const tags = [`[Event "Random \\"${random.int(1000)}\\" \\\\ test"]`, '[Site "?"]', `[Result "${game.result}"]`];
-  if (game.startFen !== new Chess().fen()) tags.push('[SetUp "1"]', `[FEN "${game.startFen}"]`);
-  const tokens: string[] = [];
-  let interrupted = true; // a Black move after a comment or variation takes `N...`
-  for (const [i, move] of game.moves.entries()) {
-    if (random.chance(0.05)) {
-      tokens.push(variation(move.before, random, 0));
-      interrupted = true;
-    }
-    const white = move.color === 'w';
-    const number = `${move.before.split(' ')[5]}${white ? '.' : '...'}${style.numbers === 'spaced' ? ' ' : ''}`;
-    const numbered = style.numbers !== 'none' && (white || interrupted);
-    tokens.push(`${numbered ? number : ''}${writeMove(move, random, style, i === game.moves.length - 1)}`);
-    interrupted = false;
-    if (random.chance(0.1)) tokens.push(`$${random.int(140)}`);
-    if (random.chance(0.1)) {
-      tokens.push(random.pick(COMMENTS));
-      interrupted = true;
-    }
-  }
-  tokens.push(game.result);
-  // Lines of about 80 characters, now and then a % escape line between them.
-  const lines = [''];
-  for (const token of tokens) {
-    if (lines[lines.length - 1].length > 79) lines.push(random.chance(0.1) ? '%escaped, not PGN\n' : '');
-    lines[lines.length - 1] += `${token} `;
-  }
-  const eol = random.chance(0.5) ? '\r\n' : '\n';
-  return `${tags.join(eol)}${eol}${eol}${lines.join('\n').replace(/\n/g, eol)}${eol}`;
-}
-
-/** chess.js's FEN after a move, with the en passant field the contract writes after every double step. */
-function contractFen(move: Move): string {
-  if (!move.isBigPawn()) return move.after;
-  const fields = move.after.split(' ');
-  fields[3] = `${move.from[0]}${move.color === 'w' ? 3 : 6}`;
-  return fields.join(' ');
-}
+import { countPgnMoves } from '../src/pgn.js';
+import { contractFen, generator, randomGame, writePgn } from './support/pgn-writer.js';
 
 describe('random games written in every style and read back', () => {
   const random = generator(20_260_611);
@@ -184,6 +49,7 @@ describe('random games written in every style and read back', () => {
       escapeLine: /\n%/,
       overDisambiguated: /[QRBN][a-h][1-8]x?[a-h][1-8]/,
       nag: /\s\$\d+/,
+      compact: /[a-h][1-8]\{\}[a-hKQRBN0O1-9]/,
       mark: /[a-h][1-8][+#]?[!?]/,
     };
     for (const [name, style] of Object.entries(styles)) {
@@ -199,6 +65,9 @@ describe('random games written in every style and read back', () => {
       }
       const context = `game ${i}:\n${pgn}`;
       expect(read.startFen, context).toBe(game.startFen);
+      // What a game is priced by before it is read: the reader's own count of its moves.
+      expect(countPgnMoves(pgn), context).toBe(game.moves.length);
+      expect(countPgnMoves(pgn, 10), context).toBe(Math.min(game.moves.length, 11));
       expect(
         read.plies.map((p) => p.san),
         context,

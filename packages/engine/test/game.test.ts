@@ -300,6 +300,19 @@ describe('moves as the contract reads them', () => {
     expect(readGame(fen(real).replace('*', '1... dxe3 *')).plies[0]).toMatchObject({ san: 'dxe3', uci: 'd4e3' });
   });
 
+  it("refuses, as the game's own error, a FEN tag whose move counters no FEN of the engine reads", () => {
+    const start = (counters: string) => `[FEN "4k3/8/8/8/8/8/8/4K3 w - - ${counters}"]\n1. Kd2 Kd7 2. Ke3 *`;
+    expect(refusal(start('0 1e30'))).toBe(
+      'pgn: the FEN tag "4k3/8/8/8/8/8/8/4K3 w - - 0 1e30" has full-move number "1e30"; expected a positive integer',
+    );
+    expect(refusal(start('0 12345678901'))).toMatch(/^pgn: the FEN tag .* has full-move number "12345678901"/);
+    // Nine digits are read, but the game must not count past them: the move that would is named.
+    expect(refusal(start('0 999999999'))).toBe(
+      "pgn: 999999999... Kd7 takes the FEN's move counters past nine digits (line 2, column 8): the FEN tag starts too late",
+    );
+    expect(readGame(start('0 999999998')).plies.at(-1)?.fen).toBe('8/3k4/8/8/8/4K3/8/8 b - - 3 999999999');
+  });
+
   it('refuses tags that disagree on the game: two FEN tags, a non-standard Variant among standard ones', () => {
     const two = '[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n[FEN "4k3/8/8/8/8/8/8/3K4 w - - 0 1"]\n*';
     expect(refusal(two)).toBe('pgn: 2 FEN tags: a game has one start position');
