@@ -10,6 +10,7 @@ const UNIT = [
   'test/config.test.ts',
   'test/store/**/*.test.ts',
   'test/graphql/limits/cost.test.ts',
+  'test/graphql/limits/cost.games.test.ts',
   'test/graphql/limits/cost-inputs.test.ts',
   'test/graphql/caching/cache-writer.test.ts',
   'test/graphql/work/dispatch.*.test.ts',

@@ -2,9 +2,12 @@
  * What the text of a question says of its work before anything runs, for the cost model
  * (`cost.ts`): how many pieces a FEN draws in a picture, how many half-moves a PGN may hold, how
  * many rays a fairy piece's Betza text may give, how many squares its board has, how many questions
- * a list holds. Each is a count over the text or the value (no parsing), so it costs what reading
- * them costs and never fails.
+ * a list holds. Each is a count over the text or the value (a PGN's moves by the game reader's
+ * own tokenizer, which makes no object), so it costs what reading them costs and never fails;
+ * and the arguments of a field, read with the request's variables.
  */
+import { countPgnMoves } from '@chess-paths/engine';
+import { type FieldNode, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../../config.js';
 
 /** Work of drawing one piece of a position in an SVG, in board squares (a glyph is a few hundred characters). */
@@ -29,15 +32,20 @@ export function pieceUnits(query: unknown, squares: number): number {
 /** Pieces a start position can hold: one a square. */
 export const MAX_PIECES = 64;
 
-/** A move of a PGN's movetext, roughly: every token that could be one counts (comments too). */
-const MOVE_LIKE = /(?:^|[\s.)])(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8]|[O0]-[O0])/g;
-
-/** Half-moves a PGN text may hold: its move-like tokens, at most MAX_PLIES (all of them when it is unknown). */
-export function pliesIn(pgn: unknown, limits: Limits): number {
+/**
+ * Half-moves of a PGN text as the game reader will read them, at most MAX_PLIES (all of them when
+ * the text is not known or over MAX_PGN_BYTES). Counted by the reader's own tokenizer
+ * (`countPgnMoves`), so no spelling the reader accepts (comments between moves with no space,
+ * `1...`, NAGs, variations) is counted differently; one pass over the text, no object made.
+ */
+export function pliesIn(pgn: unknown, limits: Limits, counted?: Map<string, number>): number {
   if (typeof pgn !== 'string' || pgn.length > limits.maxPgnBytes) return limits.maxPlies;
-  let count = 0;
-  for (const _ of pgn.matchAll(MOVE_LIKE)) if (++count >= limits.maxPlies) break;
-  return count;
+  let plies = counted?.get(pgn);
+  if (plies === undefined) {
+    plies = Math.min(countPgnMoves(pgn, limits.maxPlies), limits.maxPlies);
+    counted?.set(pgn, plies);
+  }
+  return plies;
 }
 
 /**
@@ -107,4 +115,29 @@ export function boardSquares(board: unknown, limits: Limits): number {
 /** Squares of a question whose board cannot be read before execution: the largest board. */
 export function unknownSquares(limits: Limits): number {
   return limits.maxBoardSide * limits.maxBoardSide;
+}
+
+/**
+ * armor's multiplier of a connection, extended: the first `first`/`last` argument given (literal, variable, or the
+ * variable's default), else the field's `first`/`last` schema default; clamped to 1..MAX_PAGE_SIZE.
+ */
+export function pageSize(
+  node: FieldNode,
+  args: readonly { name: string; defaultValue: unknown }[],
+  variables: Record<string, unknown>,
+  limits: Limits,
+): number {
+  const given = node.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'last');
+  const name = given?.name.value ?? args.find((a) => a.name === 'first' || a.name === 'last')?.name;
+  if (name === undefined) return 1;
+  let value = given ? valueFromASTUntyped(given.value, variables) : undefined;
+  if (value == null) value = args.find((a) => a.name === name)?.defaultValue;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 1;
+  return Math.min(Math.max(Math.trunc(value), 1), limits.maxPageSize);
+}
+
+/** An argument's value with the variables in place (undefined when absent). */
+export function argumentOf(node: FieldNode, name: string, variables: Record<string, unknown>): unknown {
+  const arg = node.arguments?.find((a) => a.name.value === name);
+  return arg ? valueFromASTUntyped(arg.value, variables) : undefined;
 }

@@ -11,12 +11,18 @@
  * of the fragment's children); the operation costs the sum of its root fields; `__schema` costs 0
  * (armor's ignoreIntrospection); directives are not looked at (skipped fields still count).
  * The multiplier m (armor: the literal `first`/`last` only) is here:
- * - `first`/`last` of any field: the literal, else the variable's value, else the variable's
- *   default, and when missing or null the argument's schema default (`paths` 10, `analyses` 20);
+ * - `first`/`last` of a connection (`paths`, `analyses`): the literal, else the variable's value,
+ *   else the variable's default, and when missing or null the argument's schema default (`paths`
+ *   10, `analyses` 20); an argument of that name elsewhere is no page (`route(first, last)` is
+ *   one route);
  * - `shortestPathsBatch(queries:)`: the number of queries, literal or from variables;
  * - `Analysis.results`: the number of queries of the input when the analysis comes from
- *   `saveAnalysis` / `updateAnalysis(input: { queries })`, else MAX_BATCH_SIZE (stored queries
- *   are unknown before execution: an upper bound).
+ *   `saveAnalysis` / `updateAnalysis(input: { queries })`; for stored analyses, whose queries
+ *   are unknown before execution, 1 (armor's multiplier of a list): their work is counted at its
+ *   upper bound below, so the request is heavy and waits for admission, and at run time the
+ *   engine budget and MAX_RESPONSE_BYTES hold it, as they hold a path question's;
+ * - `Game.plies`: the half-moves of `game(pgn:)`, counted by the game reader's own tokenizer; of
+ *   a stored game (`Analysis.game`), 1, its work counted at MAX_PLIES as for stored results.
  * m is at least 1 (as in armor) and at most MAX_PAGE_SIZE for pages, MAX_BATCH_SIZE for lists:
  * larger values are refused by the resolvers before any work, with an error naming that limit.
  * So literal documents cost what armor said, except a missing `first` (now its default) and
@@ -40,8 +46,10 @@
  *   10); `Position.paths(avoidAttacked: true)` 1;
  * - a picture of a position (`overlay { svg }` under a question with a FEN or `Position.paths`)
  *   adds `cost-inputs.ts`'s piece units: 64 squares of work a piece drawn, over the board;
- * - `game(pgn)` adds its half-moves (counted in its text, at most MAX_PLIES) x PLY_WEIGHT, its
- *   `plies` list counts that many and `journeys` 64, `Journey.route` is a question on 8 x 8;
+ * - `game(pgn)` adds the reading of its text (`gameReadWeight`: its half-moves, counted by the
+ *   reader's tokenizer and at most MAX_PLIES, x PLY_WEIGHT, plus its characters x
+ *   PGN_CHAR_WEIGHT), its `plies` list counts that many and `journeys` 64, `Journey.route` is a
+ *   question on 8 x 8; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
  * A request is heavy when work > HEAVY_WORK.
  */
@@ -55,8 +63,9 @@ import type {
 } from 'graphql';
 import { getOperationAST, Kind, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../../config.js';
-import { PLY_WEIGHT } from '../work/dispatch.js';
+import { gameReadWeight } from '../work/dispatch.js';
 import {
+  argumentOf,
   batch,
   betzaReadWork,
   boardSquares,
@@ -64,6 +73,7 @@ import {
   GAME_PIECE_UNITS,
   MAX_PIECES,
   moverWeight,
+  pageSize,
   pieceUnits,
   pliesIn,
   querySquares,
@@ -125,8 +135,10 @@ interface Scope {
   count: number;
   squares: number;
   board: number;
-  /** Half-moves of the enclosing game (an estimate from its text, at most MAX_PLIES). */
+  /** Half-moves of the enclosing game (its text's, or MAX_PLIES for a stored game), for its work. */
   plies: number;
+  /** The same, for its cost: a stored game's are unknown before execution (1, as armor's list). */
+  pricedPlies: number;
   /** Work units a question's SVG adds for the pieces of its position (FEN), per board square. */
   pieceUnits: number;
 }
@@ -146,6 +158,8 @@ interface Walk {
   fragments: Map<string, FragmentDefinitionNode>;
   memo: Map<string, Tally>;
   active: Set<string>;
+  /** Half-moves of each PGN text met (aliases of one text are counted once). */
+  plies: Map<string, number>;
 }
 
 /** Computes the cost and work of the operation of `document` that will run (0 and 0 if none). */
@@ -169,13 +183,14 @@ export function operationCost(args: OperationCostArgs): OperationCost {
       : operation.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  const walk: Walk = { schema, limits, variables, fragments, memo: new Map(), active: new Set() };
+  const walk: Walk = { schema, limits, variables, fragments, memo: new Map(), active: new Set(), plies: new Map() };
   const unknown = unknownSquares(limits);
   const scope: Scope = {
-    count: limits.maxBatchSize,
+    count: 1,
     squares: limits.maxBatchSize * unknown,
     board: DEFAULT_BOARD_SQUARES,
     plies: limits.maxPlies,
+    pricedPlies: 1,
     pieceUnits: 0,
   };
   const { cost, work } = selections(
@@ -216,7 +231,7 @@ function selection(node: SelectionNode, parent: SchemaType | undefined, scope: S
   const name = node.name.value;
   const fragment = walk.fragments.get(name);
   if (!fragment || walk.active.has(name)) return { cost: SCALAR_COST, work: 0, units: 0 };
-  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}|${scope.pieceUnits}`;
+  const key = `${name}|${scope.count}|${scope.squares}|${scope.board}|${scope.plies}|${scope.pricedPlies}|${scope.pieceUnits}`;
   let t = walk.memo.get(key);
   if (!t) {
     walk.active.add(name);
@@ -245,21 +260,22 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   const { limits } = walk;
   const definition = parent?.getFields?.()[name];
   const type = namedType(definition?.type);
-  let m = pageSize(node, definition?.args ?? [], walk);
+  let m = type?.name?.endsWith('Connection') ? pageSize(node, definition?.args ?? [], walk.variables, limits) : 1;
+  let mWork = 0; // the work's multiplier when it differs from the cost's
   let squares = unknownSquares(limits); // of the questions, if this field returns path results
   let extraUnits = 0;
   let prepared = 0;
   let inner = scope;
   switch (key) {
     case 'Query.shortestPaths': {
-      const query = argument(node, 'query', walk);
+      const query = argumentOf(node, 'query', walk.variables);
       squares = querySquares(query, limits) * moverWeight(query);
       prepared = betzaReadWork(query);
       inner = { ...scope, pieceUnits: pieceUnits(query, querySquares(query, limits)) };
       break;
     }
     case 'Query.shortestPathsBatch': {
-      const queries = batch(argument(node, 'queries', walk), limits);
+      const queries = batch(argumentOf(node, 'queries', walk.variables), limits);
       m = Math.max(queries.length, 1);
       squares = queries.reduce((n: number, q) => n + querySquares(q, limits) * moverWeight(q), 0);
       prepared = queries.reduce((n: number, q) => n + betzaReadWork(q), 0);
@@ -267,26 +283,38 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       break;
     }
     case 'Query.position': {
-      const board = boardSquares(argument(node, 'board', walk), limits);
-      inner = { ...scope, board, pieceUnits: pieceUnits({ fen: argument(node, 'fen', walk) }, board) };
+      const board = boardSquares(argumentOf(node, 'board', walk.variables), limits);
+      inner = { ...scope, board, pieceUnits: pieceUnits({ fen: argumentOf(node, 'fen', walk.variables) }, board) };
       break;
     }
     case 'Position.paths':
       squares = scope.board;
-      if (argument(node, 'avoidAttacked', walk) === true) extraUnits = 1;
+      if (argumentOf(node, 'avoidAttacked', walk.variables) === true) extraUnits = 1;
       break;
     case 'Query.game': {
-      // Reading the game: its half-moves played, then positions of 8 x 8 below it.
-      const plies = pliesIn(argument(node, 'pgn', walk), limits);
-      prepared = plies * PLY_WEIGHT;
-      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies, pieceUnits: GAME_PIECE_UNITS };
+      // Reading the game: its text read and its half-moves played, then positions of 8 x 8 below it.
+      const pgn = argumentOf(node, 'pgn', walk.variables);
+      const plies = pliesIn(pgn, limits, walk.plies);
+      prepared = gameReadWeight(
+        plies,
+        typeof pgn === 'string' ? Math.min(pgn.length, limits.maxPgnBytes) : limits.maxPgnBytes,
+      );
+      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies, pricedPlies: plies, pieceUnits: GAME_PIECE_UNITS };
       break;
     }
     case 'Analysis.game':
-      inner = { ...scope, board: DEFAULT_BOARD_SQUARES, plies: limits.maxPlies, pieceUnits: GAME_PIECE_UNITS };
+      prepared = gameReadWeight(limits.maxPlies, limits.maxPgnBytes);
+      inner = {
+        ...scope,
+        board: DEFAULT_BOARD_SQUARES,
+        plies: limits.maxPlies,
+        pricedPlies: 1,
+        pieceUnits: GAME_PIECE_UNITS,
+      };
       break;
     case 'Game.plies':
-      m = Math.max(scope.plies, 1);
+      m = Math.max(scope.pricedPlies, 1);
+      mWork = Math.max(scope.plies, 1);
       break;
     case 'Game.journeys':
       m = MAX_PIECES;
@@ -296,7 +324,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       break;
     case 'Mutation.saveAnalysis':
     case 'Mutation.updateAnalysis': {
-      const input = argument(node, 'input', walk);
+      const input = argumentOf(node, 'input', walk.variables);
       const given = input !== null && typeof input === 'object' ? (input as { queries?: unknown }).queries : undefined;
       if (given !== undefined) {
         const queries = batch(given, limits);
@@ -314,27 +342,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   const cost = (OBJECT_COST + below.cost) * m;
   if (type?.name === 'PathResult') return { cost, work: prepared + squares * (1 + extraUnits + below.units), units: 0 };
   if (key === 'PathResult.paths') return { cost, work: below.work, units: m + below.units };
-  return { cost, work: prepared + below.work * m, units: (UNITS[key] ?? 0) + below.units };
-}
-
-/**
- * armor's multiplier, extended: the first `first`/`last` argument given (literal, variable, or the
- * variable's default), else the field's `first`/`last` schema default; clamped to 1..MAX_PAGE_SIZE.
- */
-function pageSize(node: FieldNode, args: readonly { name: string; defaultValue: unknown }[], walk: Walk): number {
-  const given = node.arguments?.find((a) => a.name.value === 'first' || a.name.value === 'last');
-  const name = given?.name.value ?? args.find((a) => a.name === 'first' || a.name === 'last')?.name;
-  if (name === undefined) return 1;
-  let value = given ? valueFromASTUntyped(given.value, walk.variables) : undefined;
-  if (value == null) value = args.find((a) => a.name === name)?.defaultValue;
-  if (typeof value !== 'number' || !Number.isFinite(value)) return 1;
-  return Math.min(Math.max(Math.trunc(value), 1), walk.limits.maxPageSize);
-}
-
-/** An argument's value with the variables in place (undefined when absent). */
-function argument(node: FieldNode, name: string, walk: Walk): unknown {
-  const arg = node.arguments?.find((a) => a.name.value === name);
-  return arg ? valueFromASTUntyped(arg.value, walk.variables) : undefined;
+  return { cost, work: prepared + below.work * (mWork || m), units: (UNITS[key] ?? 0) + below.units };
 }
 
 function namedType(type: unknown): SchemaType | undefined {

@@ -1,15 +1,18 @@
 /**
- * Games read from PGN, for `game(pgn:)` and `Analysis.game`: once per text (`caching/game-cache.ts`), the
- * same PGN asked twice, or by two requests at once, is read once. Reading takes the road of all
- * engine work: the text's size is checked first (MAX_PGN_BYTES), its tokens are read on this
- * thread (one pass, bounded by that size) and counted (MAX_PLIES) before any move is played, and
- * the moves are played on the worker pool (a half-move costs more than the work kept inline),
- * on the request's engine budget.
+ * Games read from PGN, for `game(pgn:)`, `Analysis.game` and saves: once per text
+ * (`caching/game-cache.ts`), the same PGN asked twice, or by two requests at once (or two aliases
+ * of one request), is read once. The text's size is checked here (MAX_PGN_BYTES); everything else
+ * happens on the worker pool, on the request's engine budget, like any heavy engine work: the
+ * text is read, its half-moves counted (MAX_PLIES) before any is played, and the moves played. So
+ * the event loop never reads a game, whatever its size or how many a request asks for, and a
+ * full pool queue refuses the reading with OVERLOADED and a Retry-After. What a request was
+ * charged for it was priced before it ran (`limits/cost.ts`, by the same tokenizer).
  */
 import { createHash } from 'node:crypto';
-import { type Game, readPgn } from '@chess-paths/engine';
+import type { Game } from '@chess-paths/engine';
 import { checkPgn, checkPlies } from '../limits/limits.js';
-import { PLY_WEIGHT } from '../work/dispatch.js';
+import { gameReadWeight } from '../work/dispatch.js';
+import type { OverPlies } from '../work/tasks.js';
 import type { Context } from './context.js';
 
 /** The game of a PGN text, checked against the limits, read once per text (`path` names the argument). */
@@ -18,10 +21,12 @@ export function readGameFor(ctx: Context, pgn: string, path: (string | number)[]
   checkPgn(pgn, limits, path);
   const key = createHash('sha256').update(pgn, 'utf8').digest('hex');
   return games.get(key, async () => {
-    const text = ctx.budget.run(() => readPgn(pgn));
-    checkPlies(text.moves.length, limits, path);
-    const [game] = await ctx.work.run('game', [text], [Math.max(1, text.moves.length) * PLY_WEIGHT]);
-    if (game instanceof Error) throw game;
-    return game as Game;
+    // The half-moves are counted on the worker: a text has at most a third of its length of them.
+    const weight = gameReadWeight(Math.min(limits.maxPlies, Math.ceil(pgn.length / 3)), pgn.length);
+    const [read] = await ctx.work.run('game', [{ pgn, maxPlies: limits.maxPlies }], [weight]);
+    if (read instanceof Error) throw read;
+    const over = (read as Partial<OverPlies>).overPlies;
+    if (over !== undefined) checkPlies(over, limits, path);
+    return read as Game;
   });
 }

@@ -30,6 +30,17 @@ export const TASK_WEIGHT = 32_768;
 /** Work units of one half-move played (chess.js: about 0.2 ms, some 1,500 squares of fill). */
 export const PLY_WEIGHT = 1500;
 
+/**
+ * Work units of one character of PGN read (tokens, tag pairs and their copy back from the worker:
+ * a 256 KiB text of tag pairs takes about 15 ms to read and hand over, some 100,000 squares).
+ */
+export const PGN_CHAR_WEIGHT = 0.5;
+
+/** The work of reading a game of `plies` half-moves written in `chars` characters, and playing it. */
+export function gameReadWeight(plies: number, chars: number): number {
+  return Math.max(1, plies) * PLY_WEIGHT + Math.ceil(chars * PGN_CHAR_WEIGHT);
+}
+
 type Kind = Task['kind'];
 type ItemOf<K extends Kind> = Extract<Task, { kind: K }>['items'][number];
 

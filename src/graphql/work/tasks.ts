@@ -21,12 +21,12 @@ import {
   InputError,
   type PackedLayers,
   type PathConnection,
-  type PgnText,
   type Piece,
   Prepared,
   packLayers,
   playGame,
   readBetza,
+  readPgn,
   renderAscii,
   resolveBoard,
   solutionFromPacked,
@@ -97,6 +97,17 @@ export interface FieldItem {
   svg?: SvgOptions;
 }
 
+/** A game's PGN text to read, and the most half-moves it may have (MAX_PLIES). */
+export interface GameItem {
+  pgn: string;
+  maxPlies: number;
+}
+
+/** What reading a game answers instead of it when it holds more half-moves than allowed. */
+export interface OverPlies {
+  overPlies: number;
+}
+
 /** A stored row to decode and check against its problem. */
 export interface DecodeItem {
   problem: ProblemWire;
@@ -119,7 +130,7 @@ export type Task =
   | { kind: 'decode'; budget?: BudgetCell; items: DecodeItem[] }
   | { kind: 'encode'; budget?: BudgetCell; items: PackedLayers[] }
   | { kind: 'field'; budget?: BudgetCell; items: FieldItem[] }
-  | { kind: 'game'; budget?: BudgetCell; items: PgnText[] };
+  | { kind: 'game'; budget?: BudgetCell; items: GameItem[] };
 
 /** An item that failed: a user's input error (a bad cursor) or anything else. */
 export interface ItemError {
@@ -221,6 +232,16 @@ function fieldOf(item: FieldItem): unknown {
   }
 }
 
+/**
+ * Reads a game's text, then plays it unless it holds more than `maxPlies` half-moves (counted
+ * before any move is played, so an over-long game costs its reading only).
+ */
+function readGameItem(item: GameItem): unknown {
+  const text = readPgn(item.pgn);
+  if (text.moves.length > item.maxPlies) return { overPlies: text.moves.length } satisfies OverPlies;
+  return playGame(text);
+}
+
 /** Does the work of one item. */
 function runItem(task: Task, index: number): unknown {
   switch (task.kind) {
@@ -233,7 +254,7 @@ function runItem(task: Task, index: number): unknown {
     case 'field':
       return fieldOf(task.items[index]);
     case 'game':
-      return playGame(task.items[index]);
+      return readGameItem(task.items[index]);
   }
 }
 
