@@ -78,4 +78,15 @@ describe('analyses with a game', () => {
     expect(blank.body.errors).toBeUndefined();
     expect(blank.body.data.saveAnalysis.analysis.game).toBeNull();
   });
+
+  it('lists the default page of analyses with their results and games (stored lists are priced at run time)', async () => {
+    await t.gql(SAVE, { i: { title: 'listed', pgn: PGN, queries: [{ piece: 'KING', from: ['e4'], to: ['h8'] }] } });
+    const { status, body } = await t.gql(
+      '{ analyses { edges { node { results { key distance } game { result } } } } }',
+    );
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const listed = body.data.analyses.edges.map((e: { node: unknown }) => e.node);
+    expect(listed).toContainEqual({ results: [{ key: expect.any(String), distance: 4 }], game: { result: '*' } });
+  });
 });

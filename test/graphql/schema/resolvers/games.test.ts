@@ -224,6 +224,20 @@ describe('errors and limits', () => {
     expect(bad?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', argument: 'last' });
   });
 
+  it("prices a route of a piece's late moves as one route (first and last are move numbers, not a page)", async () => {
+    const shuffle = Array.from({ length: 300 }, (_, i) => ['Nf3', 'Nf6', 'Ng1', 'Ng8'][i % 4]).join(' ');
+    const { status, body } = await t.gql(
+      `query($pgn: String!) { game(pgn: $pgn) { journeys { squares late: route(first: 150, last: 150) { distance } } } }`,
+      { pgn: shuffle },
+    );
+    expect(status).toBe(200);
+    const knight = body.data.game.journeys.find((j: { squares: string[] }) => j.squares[0] === 'g1');
+    expect(knight.squares).toHaveLength(151);
+    expect(knight.late).toEqual({ distance: 1 });
+    // Pieces that never made 150 moves answer their own local error; nothing is refused by cost.
+    expect(body.errors?.every((e) => e.extensions?.code === 'BAD_USER_INPUT' && e.path?.at(-1) === 'late')).toBe(true);
+  });
+
   it('answers GET with an immutable, ETagged game, and never stores a bad one', async () => {
     const get = (pgn: string) =>
       fetch(`${t.url}/graphql?${new URLSearchParams({ query: GAME, variables: JSON.stringify({ pgn }) })}`);
