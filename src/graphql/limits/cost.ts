@@ -50,7 +50,8 @@
  *   reader's tokenizer and at most MAX_PLIES, x PLY_WEIGHT, plus its characters x
  *   PGN_CHAR_WEIGHT), its `plies` list counts that many and `journeys` 64, `Journey.route` is a
  *   question on 8 x 8; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
- * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation).
+ * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation), and
+ *   with a game the reading of its text, as `game(pgn)`.
  * A request is heavy when work > HEAVY_WORK.
  */
 import type {
@@ -325,11 +326,18 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
     case 'Mutation.saveAnalysis':
     case 'Mutation.updateAnalysis': {
       const input = argumentOf(node, 'input', walk.variables);
-      const given = input !== null && typeof input === 'object' ? (input as { queries?: unknown }).queries : undefined;
+      const { queries: given, pgn } = (input !== null && typeof input === 'object' ? input : {}) as Record<
+        string,
+        unknown
+      >;
       if (given !== undefined) {
         const queries = batch(given, limits);
         prepared = queries.reduce((n: number, q) => n + querySquares(q, limits), 0);
         inner = { ...scope, count: queries.length, squares: prepared };
+      }
+      // A game saved is read first, as `game(pgn:)` reads it.
+      if (typeof pgn === 'string' && pgn.trim() !== '') {
+        prepared += gameReadWeight(pliesIn(pgn, limits, walk.plies), Math.min(pgn.length, limits.maxPgnBytes));
       }
       break;
     }

@@ -80,6 +80,17 @@ describe('a game is priced by the plies its reader reads', () => {
     expect(pliesIn(42, limits)).toBe(limits.maxPlies);
   });
 
+  it('prices a save or update with a game as reading it, so it waits for admission like game(pgn:)', () => {
+    const save = 'mutation($i: SaveAnalysisInput!) { saveAnalysis(input: $i) { editToken } }';
+    const update =
+      'mutation($i: UpdateAnalysisInput!) { updateAnalysis(id: "x", editToken: "t", input: $i) { version } }';
+    const pgn = shuffle(200).join('{}');
+    expect(cost(save, { i: { title: 't', queries: [] } }).work).toBeLessThanOrEqual(HEAVY_WORK);
+    expect(cost(save, { i: { title: 't', queries: [], pgn } }).work).toBeGreaterThanOrEqual(200 * PLY_WEIGHT);
+    expect(cost(update, { i: { pgn } }).work).toBeGreaterThanOrEqual(200 * PLY_WEIGHT);
+    expect(cost(update, { i: { pgn: '  ' } }).work).toBeLessThanOrEqual(HEAVY_WORK); // a blank text clears the game
+  });
+
   it('adds the reading of the text by its length: a text of tag pairs alone is heavy', () => {
     const tags = Array.from({ length: 6000 }, (_, i) => `[Tag${i} "a value of some length ${i}"]`).join('\n');
     expect(pliesIn(`${tags}\n*`, limits)).toBe(0);
