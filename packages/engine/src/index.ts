@@ -42,6 +42,14 @@ export { countPgnMoves, PgnError, type PgnMove, type PgnTag, type PgnText, readP
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
 export { useSha256 } from './sha256.js';
+export {
+  type DrawShape,
+  overlayShapes,
+  type ShapeBrush,
+  type ShapeOptions,
+  type ShapeSource,
+  shapesToPgnComment,
+} from './shapes.js';
 export { Solution } from './solution.js';
 export {
   restoreResult,

@@ -40,7 +40,7 @@
  *   weight (`cost-inputs.ts`: 1 for an orthodox piece, about a fairy piece's rays over a queen's);
  *   a fairy question adds BETZA_READ_WORK once, for reading its text (not times the fields below);
  * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
- *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }` and every `bitboard` / `squares`
+ *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }`, `overlay { shapes }`, `overlay { pgn }` and every `bitboard` / `squares`
  *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
  *   a few elements a square); `paths` its page size (first, default
  *   10); `Position.paths(avoidAttacked: true)` 1;
@@ -120,6 +120,8 @@ const UNITS: Record<string, number> = {
   'Overlay.ascii': 1,
   'Overlay.svg': 4,
   'Overlay.asciiLines': 1,
+  'Overlay.shapes': 1,
+  'Overlay.pgn': 1,
   'SquareSet.bitboard': 1,
   'SquareSet.squares': 1,
 };

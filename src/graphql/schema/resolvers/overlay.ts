@@ -9,7 +9,7 @@
  * with their result for the next time when small.
  */
 
-import { type PathResult, renderAscii } from '@chess-paths/engine';
+import { type DrawShape, overlayShapes, type PathResult, renderAscii, shapesToPgnComment } from '@chess-paths/engine';
 import type { Context } from '../../request/context.js';
 import { positionDiagramOf } from '../../request/position-diagrams.js';
 import { lazyField } from '../../work/fields.js';
@@ -71,7 +71,32 @@ function picture(ctx: Context, result: PathResult, kind: 'ascii' | 'svg', option
   );
 }
 
-/** `Overlay` pictures (engine time: budgeted; size: charged to the answer). */
+/** JSON bytes of one shape at most (`{"orig":"aa10","dest":"ab11","brush":"yellow","label":{"text":"1000"}},`). */
+const SHAPE_BYTES = 80;
+
+/**
+ * The shapes of a result (and, for the PGN comment, their commands): their count is at most the
+ * path's moves plus the squares drawn, known before they are made, so a drawing that could not be
+ * sent is refused first; then made on the request's engine budget, paced, and charged.
+ */
+function shapes(
+  ctx: Context,
+  result: PathResult,
+  layers: boolean,
+  labels: boolean,
+): DrawShape[] | Promise<DrawShape[]> {
+  const drawn = result.sources.count + result.targets.count + (layers ? result.squares.count : 0);
+  const bound = (result.distance ?? 0) + drawn;
+  ctx.output.check(bound * SHAPE_BYTES);
+  return paced(
+    ctx,
+    ctx.budget.lazy(() => overlayShapes(result, { layers, labels })),
+    (list) => list.length * SHAPE_BYTES,
+    (list) => list,
+  );
+}
+
+/** `Overlay` pictures and shapes (engine time: budgeted; size: charged to the answer). */
 export const overlay: OverlayResolvers = {
   ascii: (result: PathResult, _args, ctx) => picture(ctx, result, 'ascii'),
   svg: (result: PathResult, { orientation, path }, ctx, info) => {
@@ -82,6 +107,28 @@ export const overlay: OverlayResolvers = {
     if (orientation === 'BLACK') options.orientation = 'BLACK';
     if (path) options.path = true;
     return picture(ctx, result, 'svg', options);
+  },
+  shapes: (result: PathResult, { layers, labels }, ctx) => {
+    const answer = (list: DrawShape[]) =>
+      ctx.output.pass(
+        list.map((shape) => ({
+          orig: shape.orig,
+          dest: shape.dest ?? null,
+          brush: shape.brush,
+          label: shape.label ?? null,
+        })),
+        list.length * SHAPE_BYTES,
+      );
+    const list = shapes(ctx, result, layers ?? true, labels ?? true);
+    return list instanceof Promise ? list.then(answer) : answer(list);
+  },
+  pgn: (result: PathResult, { layers }, ctx) => {
+    const comment = (list: DrawShape[]) => {
+      const text = shapesToPgnComment(list);
+      return ctx.output.pass(text, text.length + 4);
+    };
+    const list = shapes(ctx, result, layers ?? true, false);
+    return list instanceof Promise ? list.then(comment) : comment(list);
   },
   // The same drawing as `ascii` (kept, budgeted and charged the same), cut into lines; each line
   // costs its quotes and comma on top.
