@@ -91,9 +91,10 @@ export const databaseUrl: Kind<string> = {
   accepts: '',
 };
 
-/** Comma-separated browser origins (`scheme://host[:port]`, no path), or `*` for any. */
+/** Comma-separated browser origins (`scheme://host[:port]`, no path), `*` for any, or `none`. */
 export const origins: Kind<string[]> = {
   parse(raw, name) {
+    if (raw.trim().toLowerCase() === 'none') return [];
     const list = raw
       .split(',')
       .map((o) => o.trim())
@@ -107,8 +108,8 @@ export const origins: Kind<string[]> = {
     }
     return list;
   },
-  show: (list) => list.join(','),
-  accepts: 'comma-separated origins, or `*`',
+  show: (list) => (list.length === 0 ? 'none' : list.join(',')),
+  accepts: 'comma-separated origins, `*`, or `none`',
 };
 
 /** A heading of the generated docs, with the sentence under it. */

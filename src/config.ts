@@ -48,8 +48,8 @@ export const VARIABLES = {
     CORS_ORIGINS: sets({
       key: 'corsOrigins',
       kind: origins,
-      default: [],
-      doc: 'Origins allowed by CORS, each as scheme://host[:port]; `*` allows any. Empty: no CORS headers (same origin only).',
+      default: ['*'],
+      doc: 'Origins whose pages may call the API from a browser (CORS), each as scheme://host[:port]. `*`, the default, allows any page: the API uses no cookies (edit tokens travel in the body), so a page gets nothing it could not get with curl. A list restricts it to those origins; `none` sends no CORS headers (same origin only).',
     }),
     PLAYGROUND: sets({
       key: 'playground',

@@ -35,7 +35,7 @@ const EXPECTED_DEFAULTS: Config = {
   production: true,
   playground: true,
   introspection: true,
-  corsOrigins: [],
+  corsOrigins: ['*'],
   shutdownTimeoutMs: 10_000,
   sendStallMs: 30_000,
   rateLimitMutations: 60,
@@ -96,8 +96,8 @@ describe('loadConfig', () => {
 
   it('does not share the default list between configs', () => {
     loadConfig({}).corsOrigins.push('https://mutated.example');
-    expect(loadConfig({}).corsOrigins).toEqual([]);
-    expect(DEFAULTS.CORS_ORIGINS).toEqual([]);
+    expect(loadConfig({}).corsOrigins).toEqual(['*']);
+    expect(DEFAULTS.CORS_ORIGINS).toEqual(['*']);
   });
 
   it('takes valid overrides, trimmed, with digits grouped by underscores', () => {
@@ -186,7 +186,9 @@ describe('loadConfig', () => {
   });
 
   it('reads the origins list, comma-separated, and refuses what is not an origin', () => {
-    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: '' }).corsOrigins).toEqual(['*']); // unset: any origin
+    expect(loadConfig({ CORS_ORIGINS: 'none' }).corsOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ORIGINS: ' None ' }).corsOrigins).toEqual([]);
     expect(loadConfig({ CORS_ORIGINS: '*' }).corsOrigins).toEqual(['*']);
     expect(loadConfig({ CORS_ORIGINS: ' https://a.example , http://localhost:3000,,' }).corsOrigins).toEqual([
       'https://a.example',

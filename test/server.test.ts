@@ -281,6 +281,41 @@ describe('playground page over HTTP', () => {
 });
 
 describe('CORS', () => {
+  it('lets a page on any origin call the API by default, its preflight kept for a day, no credentials', async () => {
+    const t = await startTestServer({ database: false });
+    try {
+      const preflight = await fetch(`${t.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+      expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      const answer = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { origin: 'https://any.example', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }' }),
+      });
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('sends no CORS headers with CORS_ORIGINS=none', async () => {
+    const t = await startTestServer({ database: false, env: { CORS_ORIGINS: 'none' } });
+    try {
+      const preflight = await fetch(`${t.url}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers configured origins only', async () => {
     const t = await startTestServer({ database: false, env: { CORS_ORIGINS: 'https://allowed.example' } });
     try {
