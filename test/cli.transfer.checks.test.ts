@@ -53,7 +53,7 @@ describe('chess-paths import: the content of each row', () => {
     const surrogate = await runCli(['import', '--database', `file:${join(home, 'x.db')}`, file]);
     expect(surrogate.status).toBe(1);
     expect(surrogate.stderr).toMatch(
-      /^chess-paths import: line 2: the analysis "analysis-1": title: .*unpaired UTF-16 surrogate/,
+      /^chess-paths import: line 2: the analysis field "title" holds an unpaired UTF-16 surrogate/,
     );
   });
 

@@ -7,8 +7,10 @@
  *   MAX_TEXT_LENGTH and valid Unicode, a FEN the engine reads, a game in PGN that plays (within
  *   MAX_PGN_BYTES and MAX_PLIES), its queries within MAX_BATCH_SIZE and each one a question the
  *   engine prepares (a board within MAX_BOARD_SIDE, squares on it, a known piece, a Betza text
- *   it reads), and each result key the key of its query. An analysis that passed none of this
- *   would fail every page of `analyses` that asks for its results.
+ *   it reads, and no field the API's `PathQuery` input does not have), and each result key the
+ *   key of its query. An analysis that passed none of this would fail every page of `analyses`
+ *   that asks for its results. (The numbers, times and text of every row, within what the API
+ *   serves and the database stores, are the store's to check: src/store/transfer-fields.ts.)
  * - A cached result is a cache: the service answers from it without solving again, so a row
  *   whose layers, distance or path count are not its question's would be served as the answer.
  *   Each row's question is solved here (its path count counted when the row has one) and the
@@ -83,6 +85,8 @@ export function analysisRefusal(row: AnalysisRow, limits: Limits): string | unde
     const keys = JSON.parse(row.resultKeys) as string[];
     checkBatch(queries.length, limits, ['queries']);
     for (let i = 0; i < queries.length; i++) {
+      const unknown = unknownField(queries[i]);
+      if (unknown !== undefined) return `${where}: queries[${i}]${unknown}`;
       checkQuery(queries[i], limits, ['queries', i]);
       let key: string;
       try {
@@ -97,6 +101,26 @@ export function analysisRefusal(row: AnalysisRow, limits: Limits): string | unde
     if (isRefusal(error)) return `${where}: ${error.message}`;
     throw error;
   }
+}
+
+/** The fields of the API's `PathQuery` input, and of its `BoardInput`: all a stored question can hold. */
+const QUERY_FIELDS = new Set(['piece', 'from', 'to', 'board', 'mask', 'blocked', 'fen', 'betza']);
+const BOARD_FIELDS = new Set(['files', 'ranks']);
+
+/**
+ * Where a query has a field the API's input types do not (the engine would ignore it, but no
+ * save ever stored one), e.g. `.board has a field "x"...`, or undefined.
+ */
+function unknownField(query: PathQuery): string | undefined {
+  const extra = Object.keys(query).find((name) => !QUERY_FIELDS.has(name));
+  if (extra !== undefined) {
+    return ` has a field ${JSON.stringify(extra)} a path question does not have (${[...QUERY_FIELDS].join(', ')})`;
+  }
+  const board: unknown = query.board;
+  if (typeof board !== 'object' || board === null) return undefined;
+  const extraSide = Object.keys(board).find((name) => !BOARD_FIELDS.has(name));
+  if (extraSide === undefined) return undefined;
+  return `.board has a field ${JSON.stringify(extraSide)} a board does not have (files, ranks)`;
 }
 
 /** True when two packed layer lists hold the same squares in the same layers. */

@@ -84,9 +84,12 @@ function isOperational(error: unknown): boolean {
   return !bug;
 }
 
-/** The message of an operational error, without Prisma's leading blank lines. */
+/**
+ * The message of an operational error on one line: the store words its refusals so, but an
+ * error from elsewhere (Prisma's, when opening the database) may span several, with blank ones.
+ */
 function messageOf(error: Error): string {
-  return error.message.trim().replace(/\n\s*\n/g, '\n');
+  return error.message.trim().replace(/\s*\n\s*/g, ' ');
 }
 
 /** `1 analysis`, `2 analyses`. */

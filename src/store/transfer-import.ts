@@ -16,7 +16,7 @@
  *    to the file's (so a second import changes nothing), refuses one that differs (naming the
  *    line and the fields), and inserts the rest in one multi-row INSERT. After the last batch it
  *    checks the analyses' total against `ANALYSES_MAX_BYTES`. Any refusal rolls the whole
- *    transaction back.
+ *    transaction back; one by the database itself is reported on one line (`databaseRefusal`).
  *
  * On PostgreSQL the running totals' insert triggers are paused for the transaction (see
  * `pauseTotalsTrigger`), so that a large import takes seconds, not minutes. Other writers of the
@@ -39,7 +39,7 @@ import {
 } from './transfer-format.js';
 import { readLines } from './transfer-lines.js';
 import { type LineLimits, parseLine } from './transfer-parse.js';
-import { pauseTotalsTrigger, restoreTotals, writeAnalyses, writeCache } from './transfer-write.js';
+import { databaseRefusal, pauseTotalsTrigger, restoreTotals, writeAnalyses, writeCache } from './transfer-write.js';
 
 /** Most rows written per statement. */
 export const BATCH_ROWS = 256;
@@ -170,6 +170,24 @@ export async function importStore(
 ): Promise<ImportSummary> {
   limits = { ...limits, noNul: db.dialect === 'postgresql' };
   if (!options.checked) await checkExportFile(open(), limits, options.check);
+  try {
+    return await writeFile(db, open, limits, options.beforeCommit);
+  } catch (error) {
+    // What the batches did not already name (pausing a trigger, the totals, the commit): still
+    // one line in the database's words, not Prisma's message of several.
+    const reason = databaseRefusal(error);
+    if (reason === undefined) throw error;
+    throw new TransferError(`the database refused the import: ${reason}; nothing was imported`);
+  }
+}
+
+/** Pass 2: the transaction that writes the checked file (see the file comment). */
+function writeFile(
+  db: TransferDatabase,
+  open: () => Readable,
+  limits: ImportLimits,
+  beforeCommit: (() => void) | undefined,
+): Promise<ImportSummary> {
   const { dialect } = db;
   return db.prisma.$transaction(
     async (tx) => {
@@ -237,7 +255,7 @@ export async function importStore(
           );
         }
       }
-      options.beforeCommit?.();
+      beforeCommit?.();
       return summary;
     },
     { timeout: IMPORT_TIMEOUT_MS, maxWait: 10_000 },

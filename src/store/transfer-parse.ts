@@ -1,6 +1,8 @@
 /**
  * Strict reading of one line of an export (`./transfer-format.ts`): an unknown or missing field,
- * a wrong type, a malformed time, hash, bitboard or base64, an analysis over `MAX_ANALYSIS_BYTES`
+ * a wrong type, a number, time or text out of what the API serves and the database stores (a
+ * version over 2^31 - 1, a time before 1970: `./transfer-fields.ts`), a malformed time, hash,
+ * bitboard or base64, an analysis over `MAX_ANALYSIS_BYTES`
  * (counted as a save counts it), a cache row a board that small never has, and, for PostgreSQL,
  * a NUL character are refused with the line's number (`TransferError`), since an import must
  * apply whole or not at all. A line that passes comes back as the columns to write.
@@ -8,6 +10,7 @@
 import { analysisBytes } from './analysis-budget.js';
 import { cacheRowBytes } from './cache-budget.js';
 import { readPieceColumn, SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from './result-cache.js';
+import { Fields, MAX_INT, preview } from './transfer-fields.js';
 import {
   type AnalysisColumns,
   type CachedResultColumns,
@@ -19,7 +22,6 @@ import {
 } from './transfer-format.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;
 const BITBOARD = /^0x[0-9a-f]+$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -32,102 +34,6 @@ function hasControl(text: string): boolean {
     if (code < 0x20 || code === 0x7f) return true;
   }
   return false;
-}
-
-/** Reads one object's fields, each checked once, and refuses fields it was not asked about. */
-class Fields {
-  readonly #seen = new Set<string>();
-  constructor(
-    readonly object: Record<string, unknown>,
-    readonly line: number,
-    readonly what: string,
-  ) {}
-
-  #fail(name: string, expected: string): never {
-    const value = this.object[name];
-    const shown = value === undefined ? 'missing' : `${preview(value)} is not ${expected}`;
-    throw new TransferError(`${this.what} field "${name}": ${shown}`, this.line);
-  }
-
-  #take(name: string): unknown {
-    this.#seen.add(name);
-    return this.object[name];
-  }
-
-  string(name: string): string {
-    const value = this.#take(name);
-    if (typeof value !== 'string') this.#fail(name, 'a string');
-    return value;
-  }
-
-  nullableString(name: string): string | null {
-    if (!(name in this.object)) this.#fail(name, 'a string or null');
-    const value = this.#take(name);
-    if (value === null) return null;
-    if (typeof value !== 'string') this.#fail(name, 'a string or null');
-    return value;
-  }
-
-  matching(name: string, pattern: RegExp, expected: string): string {
-    const value = this.#take(name);
-    if (typeof value !== 'string' || !pattern.test(value)) this.#fail(name, expected);
-    return value;
-  }
-
-  integer(name: string, min: number, max: number = Number.MAX_SAFE_INTEGER): number {
-    const value = this.#take(name);
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-      this.#fail(name, `an integer from ${min} to ${max}`);
-    }
-    return value;
-  }
-
-  nullableInteger(name: string, min: number): number | null {
-    if (!(name in this.object)) this.#fail(name, `an integer from ${min} or null`);
-    if (this.object[name] === null) {
-      this.#take(name);
-      return null;
-    }
-    return this.integer(name, min);
-  }
-
-  boolean(name: string): boolean {
-    const value = this.#take(name);
-    if (typeof value !== 'boolean') this.#fail(name, 'true or false');
-    return value;
-  }
-
-  date(name: string): Date {
-    const value = this.#take(name);
-    const date = typeof value === 'string' && ISO.test(value) ? new Date(value) : undefined;
-    if (!date || Number.isNaN(date.getTime()) || date.toISOString() !== value) {
-      this.#fail(name, 'a UTC time as 2026-01-31T12:00:00.000Z');
-    }
-    return date;
-  }
-
-  array(name: string): unknown[] {
-    const value = this.#take(name);
-    if (!Array.isArray(value)) this.#fail(name, 'an array');
-    return value;
-  }
-
-  fail(name: string, expected: string): never {
-    return this.#fail(name, expected);
-  }
-
-  /** Refuses any field not read. */
-  done(): void {
-    for (const name of Object.keys(this.object)) {
-      if (!this.#seen.has(name)) throw new TransferError(`${this.what} has an unknown field "${name}"`, this.line);
-    }
-  }
-}
-
-/** A short, quoted view of a value for messages. */
-function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Budgets an import checks each line against (`MAX_ANALYSIS_BYTES`). */
@@ -249,7 +155,7 @@ function parseAnalysis(fields: Fields, limits: LineLimits): AnalysisColumns {
       fields.line,
     );
   }
-  const version = fields.integer('version', 1);
+  const version = fields.integer('version', 1, MAX_INT);
   const createdAt = fields.date('createdAt');
   const updatedAt = fields.date('updatedAt');
   const editTokenHash = fields.matching('editTokenHash', HEX64, 'a hex SHA-256 (64 lower-case hex digits)');
@@ -290,11 +196,11 @@ function parseCachedResult(fields: Fields, limits: LineLimits): CachedResultColu
   const mask = fields.matching('mask', BITBOARD, 'a bitboard (0x and hex digits)');
   const sources = fields.matching('sources', BITBOARD, 'a bitboard (0x and hex digits)');
   const targets = fields.matching('targets', BITBOARD, 'a bitboard (0x and hex digits)');
-  const distance = fields.nullableInteger('distance', 0);
+  const distance = fields.nullableInteger('distance', 0, MAX_INT);
   const pathCount = fields.nullableString('pathCount');
   if (pathCount !== null && !DECIMAL.test(pathCount)) fields.fail('pathCount', 'decimal digits or null');
   const createdAt = fields.date('createdAt');
-  const hitCount = fields.integer('hitCount', 0, 2 ** 31 - 1);
+  const hitCount = fields.integer('hitCount', 0, MAX_INT);
   const lastHitAt = fields.date('lastHitAt');
   const base64 = fields.string('layers');
   if (base64.length % 4 !== 0 || !BASE64.test(base64)) fields.fail('layers', 'standard base64');

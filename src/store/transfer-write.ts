@@ -3,7 +3,8 @@
  * analyses or cache rows at a time, compared with the rows of the same ids already there and the
  * rest inserted in one multi-row INSERT (Prisma's `createMany` builds its query in the client,
  * row by row, several times slower on large imports); and, on PostgreSQL, the pause of the
- * running totals' insert triggers (see `pauseTotalsTrigger`).
+ * running totals' insert triggers (see `pauseTotalsTrigger`). A statement the database refuses
+ * is reported on one line with the lines of its batch (`databaseRefusal`).
  */
 import { type Dialect, placeholders } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -11,6 +12,69 @@ import { type AnalysisColumns, type CachedResultColumns, TransferError } from '.
 
 /** The transaction's client, as far as the writes use it. */
 export type Tx = Pick<PrismaClient, 'analysis' | 'cachedResult' | '$queryRawUnsafe' | '$executeRawUnsafe'>;
+
+/** One level of a Prisma, driver-adapter or driver error, as far as `databaseRefusal` reads it. */
+interface ErrorLevel {
+  name?: unknown;
+  message?: unknown;
+  originalCode?: unknown;
+  originalMessage?: unknown;
+  meta?: { driverAdapterError?: { cause?: unknown } };
+  cause?: unknown;
+}
+
+/** Errors of Prisma, its driver adapters and the drivers (better-sqlite3's, pg's). */
+const DATABASE_ERROR = /^(PrismaClient\w*Error|DriverAdapterError|SqliteError|DatabaseError)$/;
+
+/** `text` on one line, and not a page long. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s*\n\s*/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+}
+
+/**
+ * What the database said when it refused a statement of the import, on one line: its own message
+ * and code from inside Prisma's error (whose message spans several lines and names Prisma's
+ * method rather than what failed), or undefined for an error that is not the database's (a bug,
+ * which keeps its stack; a `TransferError`).
+ */
+export function databaseRefusal(error: unknown): string | undefined {
+  if (!(error instanceof Error) || !DATABASE_ERROR.test(error.name)) return undefined;
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current && typeof current === 'object'; depth++) {
+    const level = current as ErrorLevel;
+    if (typeof level.originalMessage === 'string') {
+      const code = typeof level.originalCode === 'string' ? ` (${level.originalCode})` : '';
+      return oneLine(`${level.originalMessage}${code}`);
+    }
+    current = level.meta?.driverAdapterError?.cause ?? level.cause;
+  }
+  return oneLine(error.message.replace(/^\s*Invalid `[^`]*` invocation:/, ''));
+}
+
+/**
+ * Runs the statements of one batch of rows; a database error becomes a `TransferError` naming
+ * the batch's lines: the file's checks passed, and the database refused them all the same (a
+ * full disk, a constraint or trigger an operator added), so the user needs what it said and where.
+ */
+async function writingLines<T>(
+  batch: readonly { line: number }[],
+  what: [one: string, many: string],
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const reason = databaseRefusal(error);
+    if (reason === undefined) throw error;
+    const first = batch[0].line;
+    const last = batch[batch.length - 1].line;
+    const message = `the database refused ${batch.length === 1 ? `this ${what[0]}` : `these ${what[1]}`}: ${reason}; nothing was imported`;
+    throw first === last
+      ? new TransferError(message, first)
+      : new TransferError(`lines ${first} to ${last}: ${message}`);
+  }
+}
 
 /** The fields of an analysis that differ between the file's row and the database's. */
 function differences(file: AnalysisColumns, stored: Omit<AnalysisColumns, 'bytes'>): string[] {
@@ -88,7 +152,15 @@ async function insertRows<Row extends object>(
 }
 
 /** Writes one batch of analyses; resolves with the rows added and their bytes. */
-export async function writeAnalyses(
+export function writeAnalyses(
+  tx: Tx,
+  dialect: Dialect,
+  batch: { line: number; row: AnalysisColumns }[],
+): Promise<{ added: number; unchanged: number; bytes: number }> {
+  return writingLines(batch, ['analysis', 'analyses'], () => writeAnalysisBatch(tx, dialect, batch));
+}
+
+async function writeAnalysisBatch(
   tx: Tx,
   dialect: Dialect,
   batch: { line: number; row: AnalysisColumns }[],
@@ -125,7 +197,15 @@ export async function writeAnalyses(
 }
 
 /** Writes one batch of cache rows: keys already there are left alone. */
-export async function writeCache(
+export function writeCache(
+  tx: Tx,
+  dialect: Dialect,
+  batch: { line: number; row: CachedResultColumns }[],
+): Promise<{ added: number; unchanged: number; bytes: number }> {
+  return writingLines(batch, ['cached result', 'cached results'], () => writeCacheBatch(tx, dialect, batch));
+}
+
+async function writeCacheBatch(
   tx: Tx,
   dialect: Dialect,
   batch: { row: CachedResultColumns }[],

@@ -46,7 +46,11 @@ describe('importChecks: analyses', () => {
 
   it('refuses what a save refuses, naming the analysis and the field', () => {
     expect(analysis({ title: '  ' })).toBe('the analysis "analysis-1": its title is empty (an analysis needs a title)');
-    expect(analysis({ title: 'a\ud800b' })).toMatch(/^the analysis "analysis-1": title: .* unpaired UTF-16 surrogate/);
+    // The parse refuses such text first (no database stores it as it is); the check holds as a save's does.
+    const surrogate = { ...columnsOf(analysisLine()), title: 'a\ud800b' } as Parameters<typeof analysisRefusal>[0];
+    expect(analysisRefusal(surrogate, limits)).toMatch(
+      /^the analysis "analysis-1": title: .* unpaired UTF-16 surrogate/,
+    );
     expect(analysis({ notes: 'x'.repeat(limits.maxTextLength + 1) })).toBe(
       `the analysis "analysis-1": notes: ${limits.maxTextLength + 1} characters is over the limit of ${limits.maxTextLength} (MAX_TEXT_LENGTH)`,
     );
@@ -64,6 +68,20 @@ describe('importChecks: analyses', () => {
     expect(analysis({ queries: [offBoard], resultKeys: ['0'.repeat(64)] })).toMatch(/queries\[0\]\.from\[0\]: "z99"/);
     const many = Array.from({ length: limits.maxBatchSize + 1 }, () => ({ piece: 'KING', from: ['a1'], to: ['b2'] }));
     expect(analysis({ queries: many })).toMatch(/queries: \d+ queries is over the limit of \d+ \(MAX_BATCH_SIZE\)$/);
+  });
+
+  it('refuses a query with a field the API’s PathQuery input does not have', () => {
+    const knight = { piece: 'KNIGHT', from: ['a1'], to: ['h8'] };
+    expect(analysis({ queries: [knight, { ...knight, bogus: 1 } as PathQuery] })).toBe(
+      'the analysis "analysis-1": queries[1] has a field "bogus" a path question does not have (piece, from, to, board, mask, blocked, fen, betza)',
+    );
+    const board = { ...knight, board: { files: 8, ranks: 8, depth: 2 } } as PathQuery;
+    expect(analysis({ queries: [board] })).toBe(
+      'the analysis "analysis-1": queries[0].board has a field "depth" a board does not have (files, ranks)',
+    );
+    expect(analysis({ queries: [{ ...knight, board: null, mask: null, blocked: null, fen: null, betza: null }] })).toBe(
+      undefined,
+    );
   });
 
   it('refuses result keys that are not their queries’ keys', () => {
