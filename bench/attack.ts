@@ -19,7 +19,16 @@
  *   (as many distinct batches as fit in the body limit, the other aliases repeat them).
  * - slowloris-bodies: every client sends a 1 MiB `{ __typename }` body in 16 KiB pieces every 250 ms.
  * - games: every client sends 1,000-ply PGN games, each text its own, then the same texts again
- *   (bench/attack-games.ts);
+ *   (bench/attack-games.ts, its texts made in bench/attack-games-texts.ts);
+ * - games-spellings: every client sends a 1,000-ply game asking every ply's
+ *   `position { paths { overlay { svg } } }`, written `g4{}c6{}h4{}`, then with `1...`, NAGs and
+ *   variations, then as usual;
+ * - games-tag-heavy: 80 requests (4 clients) of 4 aliased distinct texts of tag pairs near
+ *   MAX_PGN_BYTES, asking `result` (more games than the game cache keeps);
+ * - games-aliases-large: one request of 4 aliased distinct texts near MAX_PGN_BYTES (tag pairs, and
+ *   a 1,000-ply game padded with comments), then 4 clients at once;
+ * - games-analyses-list: 43 analyses saved with a game near MAX_PGN_BYTES, pushed out of the game
+ *   cache, then `analyses(first: 50) { edges { node { game { result } } } }` from 1 client, then 8;
  * - fairy-texts, fairy-texts-single: every client sends Betza texts of up to 1,024 characters,
  *   each new and of many long rays, in batches of 100 and one a request (bench/attack-fairy.ts);
  * - the doors (pictures: `GET /diagram.svg`, `position { paths { overlay { svg } } }`, SIGTERM under
