@@ -65,7 +65,7 @@ describe.skipIf(skip)('shapes on cm-chessboard', () => {
       const at = (x: number, y: number) =>
         squares.find(({ box }) => x >= box.left && x < box.right && y >= box.top && y < box.bottom)?.square ?? null;
       const arrows = [...document.querySelectorAll('g.arrow line.arrow-line')].map((line) => {
-        const svg = line.ownerSVGElement as SVGSVGElement;
+        const svg = (line as SVGLineElement).ownerSVGElement as SVGSVGElement;
         const matrix = (line as SVGGraphicsElement).getScreenCTM() ?? svg.getScreenCTM();
         const point = (x: string, y: string) => {
           const p = svg.createSVGPoint();

@@ -7,8 +7,9 @@
  *   here, paced in slices by the request's budget: the hop to a worker (a structured clone each
  *   way and a message, tens of microseconds) would cost more than the work.
  * - Heavier items go to the pool in tasks of about `TASK_WEIGHT`, at most as many at a time per
- *   request as there are workers, so one request's long batch neither floods the shared queue
- *   nor keeps other requests' tasks waiting behind all of it.
+ *   request as there are workers, whatever number of `run` calls the request makes (a list of
+ *   analyses reads each one's game with a call of its own), so one request's long batch neither
+ *   floods the shared queue nor keeps other requests' tasks waiting behind all of it.
  *
  * Every item ends as its value or an `Error`: `EngineBudgetError` for items the budget cut off
  * (no new task of the request is sent, and its tasks already sent, queued or running, read the
@@ -46,6 +47,10 @@ type ItemOf<K extends Kind> = Extract<Task, { kind: K }>['items'][number];
 
 /** Runs the engine work of one request (or of the cache writer, with its own budget). */
 export class WorkDispatcher {
+  /** Tasks of this request on the pool now, and the lanes waiting for one of them to come back. */
+  #onPool = 0;
+  readonly #waiting: (() => void)[] = [];
+
   constructor(
     private readonly pool: EnginePool | undefined,
     private readonly budget: EngineBudget,
@@ -114,6 +119,9 @@ export class WorkDispatcher {
       while (taken < chunks.length) {
         const group = chunks[taken++];
         let answer: TaskAnswer;
+        // Taken at once while one is free: the task is then sent in this same turn, as before.
+        if (this.#onPool < pool.threads) this.#onPool++;
+        else await this.#lane(pool);
         try {
           this.budget.check();
           const task = { kind, items: group.map((i) => items[i]), budget: this.budget.cell } as Task;
@@ -123,11 +131,25 @@ export class WorkDispatcher {
           for (const i of group) out[i] = error;
           if (error instanceof OverloadedError) this.budget.cancel(error);
           continue;
+        } finally {
+          this.#laneDone();
         }
         this.#take(answer, group, out);
       }
     };
     await Promise.all(Array.from({ length: Math.min(pool.threads, chunks.length) }, lane));
+  }
+
+  /** Waits until one of this request's tasks on the pool comes back, and takes its place. */
+  async #lane(pool: EnginePool): Promise<void> {
+    while (this.#onPool >= pool.threads) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#onPool++;
+  }
+
+  /** Gives a place back to the next lane waiting for one. */
+  #laneDone(): void {
+    this.#onPool--;
+    this.#waiting.shift()?.();
   }
 
   /** Copies a task's values into `out`; items it did not reach were cut off by the budget. */

@@ -1,6 +1,8 @@
 /**
  * The work dispatcher's answers on a real worker pool (one thread, a queue of four tasks; the pool
  * and its recording view come from test/support/dispatch-pool.ts):
+ * - one request keeps at most as many tasks on the pool as there are workers, however many calls
+ *   it makes at once;
  * - large problems solved on the pool give the layers the engine gives on the main thread, in
  *   tasks of at most TASK_WEIGHT, while light items never leave the main thread;
  * - a bad item comes back as an Error in its place, the others answered;
@@ -38,6 +40,32 @@ const squaresOf = (q: PathQuery) => (q.board?.files ?? 8) * (q.board?.ranks ?? 8
 useDispatchPool();
 
 describe('solving on the pool', () => {
+  it('keeps one request to as many tasks on the pool as it has workers, over all its calls', async () => {
+    let onPool = 0;
+    let most = 0;
+    const counting = {
+      get threads() {
+        return spy.threads;
+      },
+      async run(task: Parameters<typeof spy.run>[0]) {
+        most = Math.max(most, ++onPool);
+        try {
+          return await spy.run(task);
+        } finally {
+          onPool--;
+        }
+      },
+    } as unknown as typeof spy;
+    const dispatcher = new WorkDispatcher(counting, new EngineBudget(0));
+    // Six calls at once, as a list of analyses reading each one's game: six tasks would overflow
+    // the queue of four, and keep another request's task waiting behind all of them.
+    const values = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => dispatcher.run('solve', [wire(mazeQuery(i))], [4096])),
+    );
+    expect(values.flat().filter((v) => v instanceof Error)).toEqual([]);
+    expect(most).toBe(spy.threads);
+  });
+
   it("gives the main thread's layers, heavy items in tasks of at most TASK_WEIGHT, light items inline", async () => {
     sent.length = 0;
     const queries: PathQuery[] = [
