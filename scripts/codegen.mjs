@@ -42,6 +42,7 @@ const config = {
     SavedAnalysis: '../models.js#SavedAnalysisModel',
     Game: '@chess-paths/engine#Game as GameModel',
     Ply: '@chess-paths/engine#GamePly as PlyModel',
+    Variation: '@chess-paths/engine#GameVariation as VariationModel',
     Journey: '../models.js#JourneyModel',
     GameTag: '@chess-paths/engine#PgnTag as GameTagModel',
   },

@@ -7,17 +7,20 @@
  * pawn reaching the last rank without a promotion piece, is refused rather than guessed; an
  * over-disambiguated move (`Ngf3` with one knight able to go) is read, as PGN's import format
  * allows. The en passant field of every FEN names the square behind a pawn that just made a
- * double step, whether or not a capture is possible, as the PGN standard writes it.
+ * double step, whether or not a capture is possible, as the PGN standard writes it. What the
+ * author wrote of a move (comments, NAGs) stays with its ply, and each variation is played from
+ * the position before the move it replaces, as far as its moves are legal: a variation is
+ * commentary, so an illegal move in one ends it (saying why) instead of refusing the game.
  */
 import { Chess, type Move } from 'chess.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
 import { startFenOf } from './game-start.js';
-import { PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
+import { PgnError, type PgnMove, type PgnTag, type PgnText, type PgnVariation, readPgn } from './pgn.js';
 import { positionQuery } from './position.js';
 import type { Color, PathQuery, Role } from './types.js';
 
-/** One half-move of the main line. */
+/** One half-move of the main line (or of a variation). */
 export interface GamePly {
   /** 1 = White's first move of the whole game (a game from a FEN starts later). */
   number: number;
@@ -28,7 +31,23 @@ export interface GamePly {
   to: string;
   /** The position after the move. */
   fen: string;
+  /** The author's comments written before the move, and after it. */
+  commentsBefore: string[];
+  comments: string[];
+  /** Its NAGs (`$1`, and marks such as `!?` as their numbers). */
+  nags: number[];
+  /** The author's alternatives to this move, each played from the position before it. */
+  variations: GameVariation[];
 }
+
+/** A variation: its plies, played as far as they are legal, and why it stops early (or null). */
+export interface GameVariation {
+  plies: GamePly[];
+  stopped: string | null;
+}
+
+/** How the last position of the main line ends the game on the board. */
+export type BoardEnding = 'CHECKMATE' | 'STALEMATE' | 'INSUFFICIENT_MATERIAL';
 
 /** What happened to one piece of the start position. */
 export interface GameJourney {
@@ -54,6 +73,12 @@ export interface Game {
   result: string;
   /** One per piece of the start position, in order of its square index there. */
   journeys: GameJourney[];
+  /** The author's comments after the last move (or of a game with no moves). */
+  comments: string[];
+  /** Checkmate, stalemate or a draw by material on the board after the last move, or null. */
+  boardEnding: BoardEnding | null;
+  /** The `Termination` tag's text (`Normal`, `Time forfeit`, ...), or null. */
+  termination: string | null;
 }
 
 const ROLE: Record<string, Role> = { k: 'KING', q: 'QUEEN', r: 'ROOK', b: 'BISHOP', n: 'KNIGHT', p: 'PAWN' };
@@ -99,28 +124,70 @@ export function playGame(text: PgnText): Game {
   journeys.sort((a, b) => indexOf(a.squares[0]) - indexOf(b.squares[0]));
 
   const plies: GamePly[] = [];
+  let before = startFen;
   for (const written of text.moves) {
     const move = play(chess, written, number);
-    const fen = move.isBigPawn() ? withEnPassant(move.after, move) : move.after;
-    if (countersOverflow(fen)) {
-      throw new PgnError(
-        `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
-      );
-    }
-    plies.push({
-      number,
-      color: move.color === 'w' ? 'WHITE' : 'BLACK',
-      san: move.san,
-      uci: move.lan,
-      from: move.from,
-      to: move.to,
-      fen,
-    });
+    const ply = plyOf(move, written, number, before);
+    plies.push(ply);
     follow(onSquare, move, number);
+    before = ply.fen;
     number++;
   }
   const result = text.result ?? text.tags.find((t) => t.name === 'Result')?.value.trim() ?? '*';
-  return { tags: text.tags, startFen, plies, result, journeys };
+  const boardEnding: BoardEnding | null = chess.isCheckmate()
+    ? 'CHECKMATE'
+    : chess.isStalemate()
+      ? 'STALEMATE'
+      : chess.isInsufficientMaterial()
+        ? 'INSUFFICIENT_MATERIAL'
+        : null;
+  const termination = text.tags.find((t) => t.name === 'Termination')?.value.trim() || null;
+  return { tags: text.tags, startFen, plies, result, journeys, comments: text.comments, boardEnding, termination };
+}
+
+/** A ply of a move played on the position `before`, with what the author wrote of it and its variations. */
+function plyOf(move: Move, written: PgnMove, number: number, before: string): GamePly {
+  const fen = move.isBigPawn() ? withEnPassant(move.after, move) : move.after;
+  if (countersOverflow(fen)) {
+    throw new PgnError(
+      `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
+    );
+  }
+  return {
+    number,
+    color: move.color === 'w' ? 'WHITE' : 'BLACK',
+    san: move.san,
+    uci: move.lan,
+    from: move.from,
+    to: move.to,
+    fen,
+    commentsBefore: written.commentsBefore,
+    comments: written.comments,
+    nags: written.nags,
+    variations: written.variations.map((v) => playVariation(v, before, number)),
+  };
+}
+
+/**
+ * Plays a variation from the position `before` its first move (ply `number`): as far as its
+ * moves are legal, the first that is not (or one the reader could not read) ending it.
+ */
+function playVariation(variation: PgnVariation, before: string, number: number): GameVariation {
+  const chess = new Chess(before);
+  const plies: GamePly[] = [];
+  let at = before;
+  for (const written of variation.moves) {
+    try {
+      const ply = plyOf(play(chess, written, number), written, number, at);
+      plies.push(ply);
+      at = ply.fen;
+      number++;
+    } catch (err) {
+      if (!(err instanceof PgnError)) throw err;
+      return { plies, stopped: err.message.replace(/^pgn: /, '') };
+    }
+  }
+  return { plies, stopped: variation.stopped };
 }
 
 /** True when a FEN's half-move clock or full-move number has grown past the nine digits a FEN may have. */

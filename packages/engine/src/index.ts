@@ -27,7 +27,16 @@ export { fairyMark, pieceGlyph } from './diagram-pieces.js';
 export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
 export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';
 export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
-export { type Game, type GameJourney, type GamePly, journeyRoute, playGame, readGame } from './game.js';
+export {
+  type BoardEnding,
+  type Game,
+  type GameJourney,
+  type GamePly,
+  type GameVariation,
+  journeyRoute,
+  playGame,
+  readGame,
+} from './game.js';
 export {
   checkPacked,
   decodeLayers,
@@ -38,7 +47,15 @@ export {
   packLayers,
 } from './packed.js';
 export { encodePathCursor } from './paths.js';
-export { countPgnMoves, PgnError, type PgnMove, type PgnTag, type PgnText, readPgn } from './pgn.js';
+export {
+  countPgnMoves,
+  PgnError,
+  type PgnMove,
+  type PgnTag,
+  type PgnText,
+  type PgnVariation,
+  readPgn,
+} from './pgn.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
 export { useSha256 } from './sha256.js';

@@ -65,9 +65,11 @@ describe('random games written in every style and read back', () => {
       }
       const context = `game ${i}:\n${pgn}`;
       expect(read.startFen, context).toBe(game.startFen);
-      // What a game is priced by before it is read: the reader's own count of its moves.
-      expect(countPgnMoves(pgn), context).toBe(game.moves.length);
-      expect(countPgnMoves(pgn, 10), context).toBe(Math.min(game.moves.length, 11));
+      // What a game is priced by before it is read: the reader's own count of its moves, those of
+      // its variations too (the writer's variations hold one move each, written `(12. Nf3`).
+      const variationMoves = (pgn.match(/\(\d+\.{1,3} /g) ?? []).length;
+      expect(countPgnMoves(pgn), context).toBe(game.moves.length + variationMoves);
+      expect(countPgnMoves(pgn, 10), context).toBe(Math.min(game.moves.length + variationMoves, 11));
       expect(
         read.plies.map((p) => p.san),
         context,

@@ -412,3 +412,44 @@ describe('journeyRoute', () => {
     expect(() => journeyRoute(promotion, rook, 1, 1)).toThrow(/^first: 1 /); // it never moved
   });
 });
+
+describe('the game as its author wrote it', () => {
+  it('plays each variation from the position before the move it replaces, nested ones too', () => {
+    const game = readGame('1. e4 {the king pawn} (1. d4 d5 (1... Nf6 2. c4) 2. c4 $1) 1... e5 $2 *');
+    const [e4, e5] = game.plies;
+    expect(e4).toMatchObject({ san: 'e4', comments: ['the king pawn'], nags: [] });
+    expect(e5.nags).toEqual([2]);
+    const [queens] = e4.variations;
+    expect(queens.stopped).toBeNull();
+    expect(queens.plies.map((p) => [p.number, p.san, p.uci])).toEqual([
+      [1, 'd4', 'd2d4'],
+      [2, 'd5', 'd7d5'],
+      [3, 'c4', 'c2c4'],
+    ]);
+    expect(queens.plies[1].variations[0].plies.map((p) => p.fen)).toEqual([
+      'rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2',
+      'rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2',
+    ]);
+    expect(queens.plies[2].nags).toEqual([1]);
+  });
+
+  it('ends a variation at its first illegal move, naming it, and reads the game on', () => {
+    const game = readGame('1. e4 (1. d4 d5 2. Nf6 3. c4) 1... e5 *');
+    expect(game.plies.map((p) => p.san)).toEqual(['e4', 'e5']);
+    expect(game.plies[0].variations[0]).toMatchObject({
+      stopped: '2. Nf6 is not legal here (line 1, column 20)',
+    });
+    expect(game.plies[0].variations[0].plies.map((p) => p.san)).toEqual(['d4', 'd5']);
+  });
+
+  it('says how the game ended on the board, and what the Termination tag says', () => {
+    const opera = readGame(
+      '[Termination "Normal"]\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0',
+    );
+    expect(opera).toMatchObject({ result: '1-0', boardEnding: 'CHECKMATE', termination: 'Normal' });
+    expect(readGame('[FEN "7k/4Q3/6K1/8/8/8/8/8 w - - 0 1"]\n1. Qf7 1/2-1/2').boardEnding).toBe('STALEMATE');
+    expect(readGame('[FEN "7k/8/6K1/8/8/8/8/8 w - - 0 1"]\n1. Kf6 1/2-1/2').boardEnding).toBe('INSUFFICIENT_MATERIAL');
+    expect(readGame('1. e4 e5 0-1').boardEnding).toBeNull();
+    expect(readGame('[Termination "time forfeit"]\n1. e4 e5 0-1').termination).toBe('time forfeit');
+  });
+});

@@ -8,10 +8,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/errors.js';
-import { PgnError, readPgn } from '../src/pgn.js';
+import { PgnError, type PgnMove, readPgn } from '../src/pgn.js';
 
 /** The moves of a read text, as written (annotations and check signs dropped). */
 const sans = (text: string) => readPgn(text).moves.map((m) => m.san);
+/** Where each move of the main line stands. */
+const placed = (moves: PgnMove[]) => moves.map(({ san, line, column }) => ({ san, line, column }));
 
 /** The message readPgn refuses `text` with (fails when it reads it). */
 function refusal(text: string): string {
@@ -48,7 +50,7 @@ describe('tag pairs', () => {
       { name: 'Empty', value: '' },
       { name: 'Result', value: '1/2-1/2' },
     ]);
-    expect(read.moves).toEqual([{ san: 'e4', line: 9, column: 4 }]);
+    expect(placed(read.moves)).toEqual([{ san: 'e4', line: 9, column: 4 }]);
     expect(read.result).toBe('1/2-1/2');
   });
 
@@ -67,7 +69,7 @@ describe('movetext as sites and databases write it', () => {
       '2... Nc6 3. Bb5 a6 0-1',
     ].join('\n');
     const read = readPgn(text);
-    expect(read.moves).toEqual([
+    expect(placed(read.moves)).toEqual([
       { san: 'e4', line: 4, column: 4 },
       { san: 'e5', line: 4, column: 44 },
       { san: 'Nf3', line: 4, column: 69 },
@@ -81,7 +83,7 @@ describe('movetext as sites and databases write it', () => {
   it('skips brace comments spanning lines and semicolon comments, counting the lines they hold', () => {
     const text =
       '1. e4 {a comment\nover two lines ; not a line comment}\ne5 ; to the end of the line { not a brace\n2. Nf3 *';
-    expect(readPgn(text).moves).toEqual([
+    expect(placed(readPgn(text).moves)).toEqual([
       { san: 'e4', line: 1, column: 4 },
       { san: 'e5', line: 3, column: 1 },
       { san: 'Nf3', line: 4, column: 4 },
@@ -138,7 +140,7 @@ describe('movetext as sites and databases write it', () => {
     ];
     for (const form of forms) expect(sans(`${form} *`), form).toEqual(['e4', 'e5', 'Nf3', 'Nc6']);
     // The place of a move after an attached number is the move's own first character.
-    expect(readPgn('12...Nf6').moves).toEqual([{ san: 'Nf6', line: 1, column: 6 }]);
+    expect(placed(readPgn('12...Nf6').moves)).toEqual([{ san: 'Nf6', line: 1, column: 6 }]);
   });
 
   it('reads castling with letters or zeros, and promotions with or without =', () => {
@@ -174,6 +176,8 @@ describe('movetext as sites and databases write it', () => {
         { name: 'FEN', value: fen },
       ],
       moves: [],
+      moveCount: 0,
+      comments: [],
       result: '1/2-1/2',
     });
     expect(readPgn('1. e4 e5')).toMatchObject({ result: null });
@@ -190,7 +194,7 @@ describe('refusals, with what and where', () => {
       expect(refusal(text), JSON.stringify(text)).toBe(
         'pgn: holds no game: no tag pair, no move and no result (a game with no moves is at least its result, e.g. *)',
       );
-    expect(readPgn('*')).toEqual({ tags: [], moves: [], result: '*' });
+    expect(readPgn('*')).toEqual({ tags: [], moves: [], moveCount: 0, comments: [], result: '*' });
   });
 
   it('an unclosed comment, at its brace', () => {
@@ -248,5 +252,42 @@ describe('refusals, with what and where', () => {
     ] as const) {
       expect(refusal(text), text).toBe(`pgn: a tag pair that is not [Name "value"] at line ${line}, column ${column}`);
     }
+  });
+});
+
+describe('the game as its author wrote it', () => {
+  it('keeps comments after a move, before it (after its number, or opening a line), and after the last', () => {
+    const read = readPgn('{The Opera} 1. e4 {best by test} e5 ; a line comment\n2. {now} Nf3 d6 {and then} *');
+    expect(read.moves.map((m) => [m.san, m.commentsBefore, m.comments])).toEqual([
+      ['e4', ['The Opera'], ['best by test']],
+      ['e5', [], ['a line comment']],
+      ['Nf3', ['now'], []],
+      ['d6', [], ['and then']],
+    ]);
+    expect(readPgn('1. e4 e5 {resigns} *').comments).toEqual([]);
+    expect(readPgn('{only a comment} *').comments).toEqual(['only a comment']);
+  });
+
+  it('keeps NAGs and marks as NAG numbers, in order', () => {
+    const read = readPgn('1. e4! $14 e5?! 2. Nf3!? $1 $18 Nc6?? 3. Bb5!! a6? *');
+    expect(read.moves.map((m) => m.nags)).toEqual([[1, 14], [6], [5, 1, 18], [4], [3], [2]]);
+  });
+
+  it('keeps variations, nested, each the alternatives of the move before it', () => {
+    const read = readPgn('1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) (1. c4) e5 2. Nf3 *');
+    const [e4] = read.moves;
+    expect(e4.variations.map((v) => v.moves.map((m) => m.san))).toEqual([['d4', 'd5', 'c4'], ['c4']]);
+    expect(e4.variations[0].moves[1].variations[0].moves.map((m) => m.san)).toEqual(['Nf6', 'c4']);
+    expect(read.moves.map((m) => m.san)).toEqual(['e4', 'e5', 'Nf3']);
+    expect(read.moveCount).toBe(9);
+  });
+
+  it('stops a variation at a token that is no move, saying where, and reads the game on', () => {
+    const read = readPgn('1. e4 (1. d4 zz9 d5) e5 *');
+    expect(read.moves[0].variations).toEqual([
+      expect.objectContaining({ stopped: 'an unreadable token "zz9" at line 1, column 14' }),
+    ]);
+    expect(read.moves[0].variations[0].moves.map((m) => m.san)).toEqual(['d4']);
+    expect(sans('1. e4 (1. d4 zz9 d5) e5 *')).toEqual(['e4', 'e5']);
   });
 });

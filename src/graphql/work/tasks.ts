@@ -233,12 +233,13 @@ function fieldOf(item: FieldItem): unknown {
 }
 
 /**
- * Reads a game's text, then plays it unless it holds more than `maxPlies` half-moves (counted
- * before any move is played, so an over-long game costs its reading only).
+ * Reads a game's text, then plays it unless it holds more than `maxPlies` half-moves, its
+ * variations' included (counted before any move is played, so an over-long game costs its
+ * reading only).
  */
 function readGameItem(item: GameItem): unknown {
   const text = readPgn(item.pgn);
-  if (text.moves.length > item.maxPlies) return { overPlies: text.moves.length } satisfies OverPlies;
+  if (text.moveCount > item.maxPlies) return { overPlies: text.moveCount } satisfies OverPlies;
   return playGame(text);
 }
 

@@ -94,7 +94,7 @@ function writeMove(move: Move, random: Random, style: Style, last: boolean): str
   return san;
 }
 
-/** A variation before a move: a real alternative with its number, maybe a comment and a nested variation. */
+/** A variation of a move: a real alternative to it, with its number, maybe a comment and a nested variation. */
 function variation(before: string, random: Random, depth: number): string {
   const [, turn, , , , number] = before.split(' ');
   const alternative = random.pick(new Chess(before).moves());
@@ -117,10 +117,6 @@ export function writePgn(game: RandomGame, random: Random, bare = false): string
   const tokens: string[] = [];
   let interrupted = true; // a Black move after a comment or variation takes `N...`
   for (const [i, move] of game.moves.entries()) {
-    if (random.chance(0.05)) {
-      tokens.push(variation(move.before, random, 0));
-      interrupted = true;
-    }
     const white = move.color === 'w';
     const spaced = style.numbers === 'spaced' && !style.compact;
     const number = `${move.before.split(' ')[5]}${white ? '.' : '...'}${spaced ? ' ' : ''}`;
@@ -128,6 +124,11 @@ export function writePgn(game: RandomGame, random: Random, bare = false): string
     tokens.push(`${numbered ? number : ''}${writeMove(move, random, style, i === game.moves.length - 1)}`);
     interrupted = false;
     if (random.chance(0.1)) tokens.push(`$${random.int(140)}`);
+    // An alternative to the move just written, after it as PGN writes one.
+    if (random.chance(0.05)) {
+      tokens.push(variation(move.before, random, 0));
+      interrupted = true;
+    }
     if (random.chance(0.1)) {
       tokens.push(random.pick(COMMENTS));
       interrupted = true;
