@@ -38,6 +38,13 @@ export {
   readGame,
 } from './game.js';
 export {
+  journeyManeuvers,
+  type KingWalk,
+  type Maneuver,
+  type ManeuverLeg,
+  type ManeuverVerdict,
+} from './maneuvers.js';
+export {
   checkPacked,
   decodeLayers,
   encodeLayers,

@@ -49,7 +49,7 @@
  * - `game(pgn)` adds the reading of its text (`gameReadWeight`: its half-moves, counted by the
  *   reader's tokenizer and at most MAX_PLIES, x PLY_WEIGHT, plus its characters x
  *   PGN_CHAR_WEIGHT), its `plies` list counts that many and `journeys` 64, `Journey.route` is a
- *   question on 8 x 8; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
+ *   question on 8 x 8, `Journey.maneuvers` four 8 x 8 solves a half-move; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation), and
  *   with a game the reading of its text, as `game(pgn)`.
  * A request is heavy when work > HEAVY_WORK.
@@ -324,6 +324,10 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       break;
     case 'Journey.route':
       squares = DEFAULT_BOARD_SQUARES;
+      break;
+    case 'Journey.maneuvers':
+      // Each move of the game is in at most one maneuver, compared in a few 8 x 8 solves.
+      prepared = scope.plies * DEFAULT_BOARD_SQUARES * 4;
       break;
     case 'Mutation.saveAnalysis':
     case 'Mutation.updateAnalysis': {

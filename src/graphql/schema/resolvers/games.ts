@@ -8,7 +8,7 @@
  * its own `route`.
  */
 
-import { journeyRoute, type PathQuery } from '@chess-paths/engine';
+import { journeyManeuvers, journeyRoute, type PathQuery } from '@chess-paths/engine';
 import { type Context, resolveResult } from '../../request/context.js';
 import { readGameFor } from '../../request/games.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
@@ -42,6 +42,8 @@ export const journey: JourneyResolvers = {
   plies: (j) => j.journey.plies,
   capturedAt: (j) => j.journey.capturedAt,
   promotedTo: (j) => j.journey.promotedTo,
+  // A few 8 x 8 solves per maneuver, on the request's budget.
+  maneuvers: (j, _args, ctx) => ctx.budget.run(() => journeyManeuvers(j.game, j.journey)),
   route: (j, { first, last }, ctx, info) => {
     let query: PathQuery;
     try {
