@@ -54,6 +54,7 @@ export {
   packLayers,
 } from './packed.js';
 export { encodePathCursor } from './paths.js';
+export { type WritePgnOptions, writePgn } from './pgn-write.js';
 export {
   countPgnMoves,
   PgnError,

@@ -49,7 +49,7 @@
  * - `game(pgn)` adds the reading of its text (`gameReadWeight`: its half-moves, counted by the
  *   reader's tokenizer and at most MAX_PLIES, x PLY_WEIGHT, plus its characters x
  *   PGN_CHAR_WEIGHT), its `plies` list counts that many and `journeys` 64, `Journey.route` is a
- *   question on 8 x 8, `Journey.maneuvers` four 8 x 8 solves a half-move; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
+ *   question on 8 x 8, `Journey.maneuvers` and `Game.pgn` four 8 x 8 solves a half-move; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
  * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation), and
  *   with a game the reading of its text, as `game(pgn)`.
  * A request is heavy when work > HEAVY_WORK.
@@ -95,6 +95,9 @@ export const DEPTH_COST_FACTOR = 1.5;
  * of any stored analysis's results 2,048,000, `analyses(first: 1000)` with results ~2 x 10^9).
  */
 export const HEAVY_WORK = 65_536;
+
+/** Work of comparing the maneuvers of a game, a half-move: a few 8 x 8 solves. */
+const MANEUVER_WORK = DEFAULT_BOARD_SQUARES * 4;
 
 /** Cost (compared with MAX_COST) and estimated engine work (compared with HEAVY_WORK) of one operation. */
 export interface OperationCost {
@@ -258,7 +261,9 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   const key = `${parent?.name}.${name}`;
   if (!node.selectionSet) {
     const pieces = key === 'Overlay.svg' ? scope.pieceUnits : 0;
-    return { cost: SCALAR_COST, work: 0, units: (UNITS[key] ?? 0) + pieces };
+    // The annotated PGN compares every maneuver of the game, as `Journey.maneuvers` does.
+    const work = key === 'Game.pgn' ? scope.plies * MANEUVER_WORK : 0;
+    return { cost: SCALAR_COST, work, units: (UNITS[key] ?? 0) + pieces };
   }
   const { limits } = walk;
   const definition = parent?.getFields?.()[name];
@@ -327,7 +332,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
       break;
     case 'Journey.maneuvers':
       // Each move of the game is in at most one maneuver, compared in a few 8 x 8 solves.
-      prepared = scope.plies * DEFAULT_BOARD_SQUARES * 4;
+      prepared = scope.plies * MANEUVER_WORK;
       break;
     case 'Mutation.saveAnalysis':
     case 'Mutation.updateAnalysis': {

@@ -43,7 +43,7 @@ describe('the cost model reads the text', () => {
   it('counts a game by its half-moves, at most MAX_PLIES', () => {
     expect(pliesIn('1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *', limits)).toBe(6);
     expect(pliesIn('1. e4 {a comment, Nf3?} e5 *', limits)).toBe(2); // the reader's own tokens: comments are none
-    expect(pliesIn('e4{}e5{}Nf3(Nc3 Nc6)Nc6 $1 Bb5!?', limits)).toBe(5); // no spaces, a variation, NAGs, marks
+    expect(pliesIn('e4{}e5{}Nf3(Nc3 Nc6)Nc6 $1 Bb5!?', limits)).toBe(7); // no spaces, NAGs, marks; a variation's moves count too
     expect(pliesIn('1. e4 e5 '.repeat(1000), limits)).toBe(limits.maxPlies);
     const game = (pgn: string) => work('query($p: String!) { game(pgn: $p) { result } }', { p: pgn });
     expect(game('1. e4 e5 '.repeat(300))).toBeGreaterThan(game('1. e4 e5 *'));

@@ -56,14 +56,15 @@ describe('a game is priced by the plies its reader reads', () => {
     expect(two.work).toBe(2 * one.work);
   });
 
-  it('never prices a legal game below its plies, in any spelling the reader accepts (200 random games)', () => {
+  it('never prices a legal game below its plies, variations included, in any spelling the reader accepts (200 random games)', () => {
     const random = generator(20_261_128);
     let compact = 0;
     for (let i = 0; i < 200; i++) {
       const game = randomGame(random);
       const pgn = writePgn(game, random);
       if (/[a-h][1-8]\{\}/.test(pgn)) compact++;
-      const plies = game.moves.length;
+      // Every move read is played: the main line's and (one each, written `(12. Nf3`) its variations'.
+      const plies = game.moves.length + (pgn.match(/\(\d+\.{1,3} /g) ?? []).length;
       const context = `game ${i}:\n${pgn}`;
       expect(pliesIn(pgn, limits), context).toBe(plies);
       const { work } = cost('query($p: String!) { game(pgn: $p) { result } }', { p: pgn });

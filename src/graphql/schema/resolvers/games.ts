@@ -8,7 +8,7 @@
  * its own `route`.
  */
 
-import { journeyManeuvers, journeyRoute, type PathQuery } from '@chess-paths/engine';
+import { journeyManeuvers, journeyRoute, type PathQuery, writePgn } from '@chess-paths/engine';
 import { type Context, resolveResult } from '../../request/context.js';
 import { readGameFor } from '../../request/games.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
@@ -27,6 +27,11 @@ export const gameQueries: Pick<QueryResolvers, 'game'> = {
 export const game: GameResolvers = {
   start: (g, _args, ctx) => positionOf(ctx, g.startFen),
   journeys: (g) => g.journeys.map((journey) => ({ journey, game: g })),
+  // The annotation compares every maneuver (a few 8 x 8 solves each), on the request's budget.
+  pgn: (g, { annotate }, ctx) => {
+    const text = ctx.budget.run(() => writePgn(g, { annotate: annotate ?? true }));
+    return ctx.output.pass(text, text.length + 2);
+  },
 };
 
 /** `Ply`: its position, read from the FEN after it. */
