@@ -1,57 +1,43 @@
 /**
  * The cost of the operation that will run, and an estimate of its engine work, computed in
- * Apollo's `didResolveOperation`: there the document is parsed and validated, the operation chosen
- * and the request's variables are known, and nothing has executed yet. A validation rule (how
- * graphql-armor's costLimit runs) never sees variables, so `paths(first: $n)` with `$n = 1000`
- * was costed as `first: 1` and lists passed as arguments were not counted at all.
+ * Apollo's `didResolveOperation`: the document is parsed and validated, the operation chosen and
+ * the variables known, and nothing has run. (A validation rule, as graphql-armor's costLimit runs,
+ * never sees variables: `paths(first: $n)` was costed as `first: 1`, lists not at all.)
  *
  * COST (MAX_COST) is graphql-armor's model with its defaults, kept exactly for literal arguments:
- * a leaf field costs 1; a field with a selection, or an inline fragment, costs
- * (2 + 1.5 x the sum of its children) x m; a fragment spread costs 1 + 1.5 x (2 + 1.5 x the sum
- * of the fragment's children); the operation costs the sum of its root fields; `__schema` costs 0
- * (armor's ignoreIntrospection); directives are not looked at (skipped fields still count).
- * The multiplier m (armor: the literal `first`/`last` only) is here:
- * - `first`/`last` of a connection (`paths`, `analyses`): the literal, else the variable's value,
- *   else the variable's default, and when missing or null the argument's schema default (`paths`
- *   10, `analyses` 20); an argument of that name elsewhere is no page (`route(first, last)` is
- *   one route);
- * - `shortestPathsBatch(queries:)`: the number of queries, literal or from variables;
- * - `Analysis.results`: the number of queries of the input when the analysis comes from
- *   `saveAnalysis` / `updateAnalysis(input: { queries })`; for stored analyses, whose queries
- *   are unknown before execution, 1 (armor's multiplier of a list): their work is counted at its
- *   upper bound below, so the request is heavy and waits for admission, and at run time the
- *   engine budget and MAX_RESPONSE_BYTES hold it, as they hold a path question's;
- * - `Game.plies`: the half-moves of `game(pgn:)`, counted by the game reader's own tokenizer; of
- *   a stored game (`Analysis.game`), 1, its work counted at MAX_PLIES as for stored results.
- * m is at least 1 (as in armor) and at most MAX_PAGE_SIZE for pages, MAX_BATCH_SIZE for lists:
- * larger values are refused by the resolvers before any work, with an error naming that limit.
- * So literal documents cost what armor said, except a missing `first` (now its default) and
- * lists (now counted); e.g. the seed example costs 14, a batch of 500 asking
- * `distance layers { squares }` 4,375.
+ * a leaf costs 1; a field with a selection, or an inline fragment, (2 + 1.5 x its children) x m;
+ * a fragment spread 1 + 1.5 x (2 + 1.5 x the fragment's children); `__schema` 0; directives are
+ * not looked at. The multiplier m (armor: the literal `first`/`last` only), at least 1 and at most
+ * MAX_PAGE_SIZE or MAX_BATCH_SIZE (the resolvers refuse more, naming the limit):
+ * - a connection's (`paths`, `analyses`) `first`/`last`: literal, variable, the variable's
+ *   default, else the schema default (10, 20); an argument of that name elsewhere is no page
+ *   (`route(first, last)` is one route);
+ * - `shortestPathsBatch(queries:)`: its number of queries, literal or from variables;
+ * - `Analysis.results`: the input's queries after `saveAnalysis`/`updateAnalysis` with queries;
+ *   stored ones are unknown before execution, so 1 (armor's list), their work counted at its upper
+ *   bound below (the request is heavy and waits for admission; at run time the engine budget and
+ *   MAX_RESPONSE_BYTES hold it, as they hold a path question's);
+ * - `Game.plies`: the half-moves of `game(pgn:)` (variations' included) by the game reader's own
+ *   tokenizer; of a stored game (`Analysis.game`), 1, its work counted at MAX_PLIES.
+ * The seed example costs 14; a batch of 500 asking `distance layers { squares }` 4,375.
  *
  * WORK (admission control) is in board squares, roughly engine time (a square of flood fill):
- *   work = sum over path questions of squares(question) x (1 + units of the fields selected beneath)
- * - questions: `shortestPaths` 1; `shortestPathsBatch` one per query; `Position.paths` one on the
- *   position's board; `Analysis.results` the input's queries after a save or update with queries,
- *   else MAX_BATCH_SIZE unknown ones; all multiplied by the m of the fields above (`analyses(first)`)
- *   and repeated per alias;
- * - squares(question): files x ranks of its `board` (literal or variables; default 8 x 8 = 64;
- *   MAX_BOARD_SIDE^2 when unknown), each side clamped to 1..MAX_BOARD_SIDE, times the mover's
- *   weight (`cost-inputs.ts`: 1 for an orthodox piece, about a fairy piece's rays over a queen's);
- *   a fairy question adds BETZA_READ_WORK once, for reading its text (not times the fields below);
- * - units (per question, fields beneath the result, through fragments): `pathCount`, `path`,
- *   `distances`, `squares`, `overlay { ascii }`, `overlay { asciiLines }`, `overlay { shapes }`, `overlay { pgn }` and every `bitboard` / `squares`
- *   view of a square set (`layers`, `sources`, ...) 1 each; `overlay { svg }` 4 (a drawing writes
- *   a few elements a square); `paths` its page size (first, default
- *   10); `Position.paths(avoidAttacked: true)` 1;
- * - a picture of a position (`overlay { svg }` under a question with a FEN or `Position.paths`)
- *   adds `cost-inputs.ts`'s piece units: 64 squares of work a piece drawn, over the board;
- * - `game(pgn)` adds the reading of its text (`gameReadWeight`: its half-moves, counted by the
- *   reader's tokenizer and at most MAX_PLIES, x PLY_WEIGHT, plus its characters x
- *   PGN_CHAR_WEIGHT), its `plies` list counts that many and `journeys` 64, `Journey.route` is a
- *   question on 8 x 8, `Journey.maneuvers` and `Game.pgn` four 8 x 8 solves a half-move; `Analysis.game` adds a reading of MAX_PLIES half-moves in MAX_PGN_BYTES;
- * - `saveAnalysis` / `updateAnalysis` with queries add squares(query) for each (preparation), and
- *   with a game the reading of its text, as `game(pgn)`.
+ *   work = sum over path questions of squares(question) x (1 + units of the fields beneath)
+ * - questions: `shortestPaths` 1; `shortestPathsBatch` one a query; `Position.paths` one on the
+ *   position's board; `Analysis.results` the input's queries, else MAX_BATCH_SIZE unknown ones;
+ *   times the m of the fields above, per alias;
+ * - squares(question): files x ranks (default 64, MAX_BOARD_SIDE^2 when unknown, each side
+ *   clamped) x the mover's weight (`cost-inputs.ts`: 1, or a fairy piece's rays over a queen's);
+ *   a fairy question adds BETZA_READ_WORK once, for reading its text;
+ * - units: `pathCount`, `path`, `distances`, `squares`, `overlay { ascii asciiLines shapes pgn }`
+ *   and every square set's `bitboard` / `squares` 1 each; `overlay { svg }` 4, plus the position's
+ *   piece units (64 squares a piece drawn, over the board); `paths` its page size;
+ *   `Position.paths(avoidAttacked: true)` 1;
+ * - `game(pgn)` adds the reading of its text (`gameReadWeight`: half-moves x PLY_WEIGHT plus
+ *   characters x PGN_CHAR_WEIGHT), `Analysis.game` one of MAX_PLIES in MAX_PGN_BYTES; `plies`
+ *   counts the half-moves, `journeys` 64; `Journey.route` is an 8 x 8 question;
+ *   `Journey.maneuvers` and `Game.pgn` four 8 x 8 solves a half-move;
+ * - `saveAnalysis` / `updateAnalysis` add squares(query) a query, and the reading of a game.
  * A request is heavy when work > HEAVY_WORK.
  */
 import type {
