@@ -83,6 +83,25 @@ function endsToken(code: number): boolean {
   return code < 128 ? ENDS_TOKEN[code] === 1 : SPACE.test(String.fromCharCode(code));
 }
 
+/**
+ * About how many games a text holds, for the refusal of a second one: its sections of tag pairs
+ * (a tag line after anything but another tag line starts one), and a first game written without
+ * tags.
+ */
+function gamesIn(text: string): number {
+  let games = 0;
+  let previous: 'none' | 'tag' | 'moves' = 'none';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '') continue;
+    const tag = /^\[[A-Za-z0-9_]+\s*"/.test(line);
+    if (tag && previous !== 'tag') games++;
+    else if (!tag && previous === 'none') games++;
+    previous = tag ? 'tag' : 'moves';
+  }
+  return games;
+}
+
 /** A refusal of the text at a place: `pgn: <what> at line L, column C`. */
 function refuse(what: string, line: number, column: number): never {
   throw new PgnError(`${what} at line ${line}, column ${column}`);
@@ -262,7 +281,11 @@ function scanPgn(text: string, sink: PgnSink): string | null {
       continue;
     }
     if (code === 0x5b /* [ */ && depth === 0) {
-      if (inMovetext) refuse('a second game (a tag pair after the moves)', line, column(i));
+      if (inMovetext) {
+        throw new PgnError(
+          `a second game (a tag pair after the moves) at line ${line}, column ${column(i)}: the text holds ${gamesIn(text)} games, and one is read at a time`,
+        );
+      }
       TAG.lastIndex = i;
       const match = TAG.exec(text);
       if (!match) refuse('a tag pair that is not [Name "value"]', line, column(i));

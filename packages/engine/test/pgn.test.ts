@@ -226,20 +226,24 @@ describe('refusals, with what and where', () => {
     expect(refusal('1. e4 1-0 ...')).toBe('pgn: a second game (moves after the result 1-0) at line 1, column 11');
   });
 
-  it('a second game: moves or a second result after the result, or a tag pair after the moves', () => {
+  it('a second game: moves or a second result after the result, or a tag pair after the moves (saying how many)', () => {
     expect(refusal('[Event "a"]\n\n1. e4 e5 1-0\n\n1. d4 d5 *')).toBe(
       'pgn: a second game (moves after the result 1-0) at line 5, column 4',
     );
     expect(refusal('1. e4 e5 1-0\n\n[Event "b"]\n\n1. d4 *')).toBe(
-      'pgn: a second game (a tag pair after the moves) at line 3, column 1',
+      'pgn: a second game (a tag pair after the moves) at line 3, column 1: the text holds 2 games, and one is read at a time',
     );
     expect(refusal('1. e4 e5\n\n[Event "b"]\n1. d4 *')).toBe(
-      'pgn: a second game (a tag pair after the moves) at line 3, column 1',
+      'pgn: a second game (a tag pair after the moves) at line 3, column 1: the text holds 2 games, and one is read at a time',
     );
     expect(refusal('[FEN "8/8/8/4k3/8/8/8/4K3 w - - 0 1"]\n*\n[Event "b"]\n*')).toBe(
-      'pgn: a second game (a tag pair after the moves) at line 3, column 1',
+      'pgn: a second game (a tag pair after the moves) at line 3, column 1: the text holds 2 games, and one is read at a time',
     );
     expect(refusal('1. e4 * 1-0')).toBe('pgn: a second result (1-0 after *) at line 1, column 9');
+    const month = Array.from({ length: 30 }, (_, i) => `[Event "game ${i}"]\n[Site "?"]\n\n1. e4 e5 *\n`).join('\n');
+    expect(refusal(month)).toBe(
+      'pgn: a second game (a tag pair after the moves) at line 6, column 1: the text holds 30 games, and one is read at a time',
+    );
   });
 
   it('a tag that is not [Name "value"]', () => {
