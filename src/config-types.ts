@@ -1,8 +1,11 @@
 /**
  * The shapes of the server's configuration: what `loadConfig` (`config.ts`) returns. Kept apart
  * from the table of variables so that each file stays readable; every field is set by one row of
- * that table, whose `doc` is the field's meaning.
+ * that table, whose `doc` is the field's meaning. `sets` types a row by the field it sets, for
+ * the table and the groups of it kept in files of their own (`config-memory.ts`).
  */
+
+import type { Row } from './config-kinds.js';
 
 /** Limits the service enforces on every request; each names its variable in error messages. */
 export interface Limits {
@@ -45,6 +48,16 @@ export interface Config {
   admissionTimeoutMs: number;
   resultMemoSize: number;
   responseCacheSize: number;
+  /** Bounds of the caches in memory, bytes (`config-memory.ts`). */
+  resultMemoBytes: number;
+  preparedQueryBytes: number;
+  responseCacheBytes: number;
+  gameCacheBytes: number;
+  documentCacheBytes: number;
+  shapeCacheBytes: number;
+  /** Bounds of the engine's caches, in each thread, bytes. */
+  betzaCacheBytes: number;
+  boardCacheBytes: number;
   pathCacheControl: string;
   cacheWriteQueue: number;
   cacheWriteGatherMs: number;
@@ -65,4 +78,18 @@ export interface Config {
   rateLimitWindowMs: number;
   trustProxyHops: number;
   limits: Limits;
+}
+
+type LimitKey = `limits.${keyof Limits}`;
+/** A `Config` field a row may set (`production` is derived from NODE_ENV instead). */
+type Key = Exclude<keyof Config, 'limits' | 'production'> | LimitKey;
+type ValueAt<K extends Key> = K extends `limits.${infer L extends keyof Limits}`
+  ? Limits[L]
+  : K extends keyof Config
+    ? Config[K]
+    : never;
+
+/** A row that sets a `Config` field; the kind and default must fit the field's type. */
+export function sets<K extends Key>(row: Row<ValueAt<K>> & { key: K }): Row<ValueAt<K>> {
+  return row;
 }

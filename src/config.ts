@@ -14,26 +14,13 @@
  * `loadConfig({ ...overrides })`, so nothing here reads `process.env` unless asked to.
  */
 
-import type { Row, Variable } from './config-kinds.js';
+import type { Variable } from './config-kinds.js';
 import { boolean, ConfigError, databaseUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
-import type { Config, Limits } from './config-types.js';
+import { MEMORY } from './config-memory.js';
+import { type Config, type Limits, sets } from './config-types.js';
 
 export type { Config, Limits };
 export { ConfigError };
-
-type LimitKey = `limits.${keyof Limits}`;
-/** A `Config` field a row may set (`production` is derived from NODE_ENV instead). */
-type Key = Exclude<keyof Config, 'limits' | 'production'> | LimitKey;
-type ValueAt<K extends Key> = K extends `limits.${infer L extends keyof Limits}`
-  ? Limits[L]
-  : K extends keyof Config
-    ? Config[K]
-    : never;
-
-/** A row that sets a `Config` field; the kind and default must fit the field's type. */
-function sets<K extends Key>(row: Row<ValueAt<K>> & { key: K }): Row<ValueAt<K>> {
-  return row;
-}
 
 /** The table: every environment variable the server reads, grouped as the docs show them. */
 export const VARIABLES = {
@@ -87,7 +74,7 @@ export const VARIABLES = {
   }),
   ...group(
     'Storage and caches',
-    'The store (result cache and saved analyses: SQLite, or PostgreSQL for several replicas) and the caches in memory.',
+    'The store (result cache and saved analyses: SQLite, or PostgreSQL for several replicas); the caches in memory are under Memory.',
     {
       DATABASE_URL: sets({
         key: 'databaseUrl',
@@ -124,18 +111,6 @@ export const VARIABLES = {
         kind: integer(1, 8760),
         default: 24,
         doc: "How long a save's idempotency key (SaveAnalysisInput.idempotencyKey or the Idempotency-Key header) is kept, hours: a retry with the same key within it answers the first save (its analysis and edit token) and stores nothing; past it the key makes a new save. Expired keys are purged a few at a time by later saves.",
-      }),
-      RESULT_MEMO_SIZE: sets({
-        key: 'resultMemoSize',
-        kind: integer(0),
-        default: 10_000,
-        doc: 'Hot results kept ready to serve in memory, at most 64 MiB of them. 0 turns the memo off.',
-      }),
-      RESPONSE_CACHE_SIZE: sets({
-        key: 'responseCacheSize',
-        kind: integer(0),
-        default: 10_000,
-        doc: 'Whole responses kept to send again for the same request text (Accept header and body), only for queries answered entirely from memoised results with no error, and only for a text that came in before (a question asked once keeps nothing), at most 32 MiB of them. 0 turns it off.',
       }),
       PATH_CACHE_CONTROL: sets({
         key: 'pathCacheControl',
@@ -175,6 +150,7 @@ export const VARIABLES = {
       }),
     },
   ),
+  ...MEMORY,
   ...group('Workers and admission', 'How much engine work runs at once, and how much may wait for it.', {
     WORKER_THREADS: sets({
       key: 'workerThreads',

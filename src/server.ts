@@ -18,9 +18,7 @@ import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createApollo, GRAPHQL_PATH } from './graphql/apollo/server.js';
 import { CacheWriter } from './graphql/caching/cache-writer.js';
-import { GameCache } from './graphql/caching/game-cache.js';
-import { HotResults } from './graphql/caching/hot-results.js';
-import { PreparedQueries } from './graphql/caching/prepared-queries.js';
+import { boundEngineCaches, createCaches } from './graphql/caching/server-caches.js';
 import { GraphqlGateway } from './graphql/gateway.js';
 import { createRateLimiter } from './graphql/limits/rate-limiter.js';
 import { isRequestError } from './graphql/request/errors.js';
@@ -138,8 +136,12 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
   let openFailure: string | undefined;
   let stopping = false;
 
+  // The engine's caches are per thread: bounded here on the main thread, and by each worker.
+  const engineCacheBytes = boundEngineCaches(config, metrics);
   const pool =
-    deps.workers === false ? undefined : new EnginePool({ threads: config.workerThreads, maxQueue: config.workQueue });
+    deps.workers === false
+      ? undefined
+      : new EnginePool({ threads: config.workerThreads, maxQueue: config.workQueue, engineCacheBytes });
   const cacheWriter = new CacheWriter({
     store: () => store,
     metrics,
@@ -158,13 +160,11 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     engine: deps.engine ?? defaultEngine,
     pool,
     inFlight: new Set(),
-    games: new GameCache(),
     store: () => store,
     limits: config.limits,
     metrics,
     logger,
-    hot: new HotResults(config.resultMemoSize),
-    preparedQueries: new PreparedQueries(config.resultMemoSize),
+    ...createCaches(config, metrics),
     cacheWriter,
     cacheReadWaitMs: config.cacheReadWaitMs,
   };

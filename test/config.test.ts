@@ -4,9 +4,16 @@
  */
 
 import { readFileSync } from 'node:fs';
+import { DEFAULT_ENGINE_CACHE_BYTES } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
 import { OUTPUTS } from '../scripts/env-example.js';
 import { type Config, ConfigError, DEFAULTS, LIMIT_VARIABLES, loadConfig, rows } from '../src/config.js';
+import { DOCUMENT_STORE_BYTES } from '../src/graphql/apollo/document-store.js';
+import { SHAPE_CACHE_BYTES } from '../src/graphql/apollo/known-shapes.js';
+import { GAME_CACHE_BYTES } from '../src/graphql/caching/game-cache.js';
+import { HOT_RESULTS_MAX_BYTES } from '../src/graphql/caching/hot-results.js';
+import { PREPARED_QUERY_BYTES } from '../src/graphql/caching/prepared-queries.js';
+import { RESPONSE_CACHE_BYTES } from '../src/http/response-cache.js';
 
 /** Every field at its default, written out by hand so a changed default shows up here. */
 const EXPECTED_DEFAULTS: Config = {
@@ -25,6 +32,14 @@ const EXPECTED_DEFAULTS: Config = {
   admissionTimeoutMs: 2000,
   resultMemoSize: 10_000,
   responseCacheSize: 10_000,
+  resultMemoBytes: 67_108_864,
+  preparedQueryBytes: 16_777_216,
+  responseCacheBytes: 33_554_432,
+  gameCacheBytes: 67_108_864,
+  documentCacheBytes: 31_457_280,
+  shapeCacheBytes: 4_194_304,
+  betzaCacheBytes: 4_194_304,
+  boardCacheBytes: 33_554_432,
   pathCacheControl: 'public, max-age=31536000, immutable',
   cacheWriteQueue: 10_000,
   cacheWriteGatherMs: 50,
@@ -198,6 +213,73 @@ describe('loadConfig', () => {
       /^CORS_ORIGINS="https:\/\/a\.example\/app": "https:\/\/a\.example\/app" is not an origin/,
     );
     expect(() => loadConfig({ CORS_ORIGINS: 'https://a.example,a.example' })).toThrow(/CORS_ORIGINS=.*"a\.example"/);
+  });
+
+  it('reads the bounds of the caches in memory, bytes, keeping the counts beside them', () => {
+    const config = loadConfig({
+      GAME_CACHE_BYTES: '8_388_608',
+      DOCUMENT_CACHE_BYTES: '0',
+      SHAPE_CACHE_BYTES: '65536',
+      RESULT_MEMO_BYTES: '1048576',
+      PREPARED_QUERY_BYTES: '2_097_152',
+      RESPONSE_CACHE_BYTES: '3145728',
+      BETZA_CACHE_BYTES: '262144',
+      BOARD_CACHE_BYTES: '1',
+      RESULT_MEMO_SIZE: '500',
+      RESPONSE_CACHE_SIZE: '0',
+    });
+    expect(config).toMatchObject({
+      gameCacheBytes: 8_388_608,
+      documentCacheBytes: 0,
+      shapeCacheBytes: 65_536,
+      resultMemoBytes: 1_048_576,
+      preparedQueryBytes: 2_097_152,
+      responseCacheBytes: 3_145_728,
+      betzaCacheBytes: 262_144,
+      boardCacheBytes: 1,
+      resultMemoSize: 500,
+      responseCacheSize: 0,
+    });
+    expect(() => loadConfig({ GAME_CACHE_BYTES: '64MiB' })).toThrow(
+      new ConfigError('GAME_CACHE_BYTES="64MiB" is not a whole number, 0 or more'),
+    );
+    expect(() => loadConfig({ BOARD_CACHE_BYTES: '-1' })).toThrow(/^BOARD_CACHE_BYTES="-1" is not a whole number/);
+    // The defaults are the caches' own, so a cache made without a configuration is bounded alike.
+    expect([
+      DEFAULTS.GAME_CACHE_BYTES,
+      DEFAULTS.RESULT_MEMO_BYTES,
+      DEFAULTS.PREPARED_QUERY_BYTES,
+      DEFAULTS.RESPONSE_CACHE_BYTES,
+      DEFAULTS.DOCUMENT_CACHE_BYTES,
+      DEFAULTS.SHAPE_CACHE_BYTES,
+      DEFAULTS.BETZA_CACHE_BYTES,
+      DEFAULTS.BOARD_CACHE_BYTES,
+    ]).toEqual([
+      GAME_CACHE_BYTES,
+      HOT_RESULTS_MAX_BYTES,
+      PREPARED_QUERY_BYTES,
+      RESPONSE_CACHE_BYTES,
+      DOCUMENT_STORE_BYTES,
+      SHAPE_CACHE_BYTES,
+      DEFAULT_ENGINE_CACHE_BYTES.betza,
+      DEFAULT_ENGINE_CACHE_BYTES.boards,
+    ]);
+    // The cache settings are one group of the docs.
+    const memory = rows()
+      .filter(([, v]) => v.group.heading === 'Memory')
+      .map(([name]) => name);
+    expect(memory).toEqual([
+      'RESULT_MEMO_SIZE',
+      'RESULT_MEMO_BYTES',
+      'PREPARED_QUERY_BYTES',
+      'RESPONSE_CACHE_SIZE',
+      'RESPONSE_CACHE_BYTES',
+      'GAME_CACHE_BYTES',
+      'DOCUMENT_CACHE_BYTES',
+      'SHAPE_CACHE_BYTES',
+      'BETZA_CACHE_BYTES',
+      'BOARD_CACHE_BYTES',
+    ]);
   });
 
   it('refuses an unknown log level and a database URL that is neither file: nor postgresql://', () => {

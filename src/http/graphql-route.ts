@@ -40,7 +40,8 @@ export interface GraphqlRouteDeps {
 
 /** Creates the handler of the GraphQL endpoint. */
 export function graphqlRoute({ config, gateway, metrics }: GraphqlRouteDeps) {
-  const responseCache = new ResponseCache(config.responseCacheSize);
+  const responseCache = new ResponseCache(config.responseCacheSize, config.responseCacheBytes);
+  metrics.watchCache('responses', () => responseCache.size());
   const sendHtml = htmlPageSender();
   const { maxBodyBytes, maxBatchOperations } = config.limits;
 

@@ -7,7 +7,8 @@
  * responses are kept here by the exact request text (the `Accept` header, which chooses the
  * response's content type, and the raw body: document, variables and operation name), and sent
  * again without parsing or executing anything. Which responses qualify is one rule, in
- * `src/graphql/caching/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and by bytes; 0 turns it off.
+ * `src/graphql/caching/replay.ts`. Bounded by RESPONSE_CACHE_SIZE entries and RESPONSE_CACHE_BYTES
+ * (keys and responses at 2 bytes a character); either at 0 turns it off.
  *
  * A response is kept only for a request text seen before (`Doorkeeper`): a stream of questions
  * each asked once (a front end going through positions) keeps nothing and evicts nothing, and a
@@ -15,13 +16,19 @@
  */
 import { LRUCache } from 'lru-cache';
 import { Doorkeeper } from '../graphql/caching/doorkeeper.js';
+import { byteBound, type CacheSize, lruSize, textBytes } from '../graphql/caching/sizes.js';
 
 /** Longest request body kept as a key, characters. */
 export const MAX_KEY_LENGTH = 16 * 1024;
 /** Longest response kept, characters. */
 export const MAX_RESPONSE_LENGTH = 64 * 1024;
-/** Upper bound of the memory of all entries, characters of keys and responses. */
-const MAX_TOTAL_LENGTH = 32 * 1024 * 1024;
+/** Default bound of the memory of all entries, bytes. */
+export const RESPONSE_CACHE_BYTES = 32 * 1024 * 1024;
+
+/** Estimated bytes of a kept response: its key, its body, its content type and the object. */
+function entrySize(value: CachedResponse, key: string): number {
+  return 64 + textBytes(key) + textBytes(value.body) + textBytes(value.contentType);
+}
 
 /** A response as sent. */
 export interface CachedResponse {
@@ -41,16 +48,20 @@ export interface Lookup {
 export class ResponseCache {
   readonly #lru: LRUCache<string, CachedResponse> | undefined;
   readonly #doorkeeper = new Doorkeeper();
+  readonly #maxBytes: number;
 
-  constructor(size: number) {
+  /** Keeps at most `size` responses (0: none) and `maxBytes` of them (0: none). */
+  constructor(size: number, maxBytes = RESPONSE_CACHE_BYTES) {
+    this.#maxBytes = maxBytes;
     this.#lru =
-      size > 0
-        ? new LRUCache<string, CachedResponse>({
-            max: size,
-            maxSize: MAX_TOTAL_LENGTH,
-            sizeCalculation: (value, key) => key.length + value.body.length + 64,
-          })
+      size > 0 && maxBytes > 0
+        ? new LRUCache<string, CachedResponse>({ max: size, ...byteBound(maxBytes, entrySize) })
         : undefined;
+  }
+
+  /** Responses kept and their estimated bytes. */
+  size(): CacheSize {
+    return lruSize(this.#lru, this.#maxBytes);
   }
 
   /** The kept response of a request (its Accept header and body), or the key to keep it under. */
@@ -62,7 +73,7 @@ export class ResponseCache {
     return this.#doorkeeper.seen(key) ? { key } : {};
   }
 
-  /** Keeps a response (unless it is too long). */
+  /** Keeps a response (unless it is too long, or over an eighth of the bound). */
   set(key: string, response: CachedResponse): void {
     if (response.body.length <= MAX_RESPONSE_LENGTH) this.#lru?.set(key, response);
   }

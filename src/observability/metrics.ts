@@ -1,8 +1,17 @@
 /**
  * Prometheus metrics (prom-client). Each server gets its own registry, so several servers in one
  * process (the tests) never collide on metric names and each `/metrics` shows only its own counts.
+ * The caches in memory are watched where they are made (`watchCache`) and their sizes read when
+ * `/metrics` is scraped, so keeping them costs nothing per request.
  */
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** A cache's size: entries, their estimated bytes, and its bound in bytes. */
+export interface CacheSize {
+  entries: number;
+  bytes: number;
+  maxBytes: number;
+}
 
 /** The service's metrics, all under the `chess_paths_` prefix. */
 export interface Metrics {
@@ -18,6 +27,30 @@ export interface Metrics {
   responseCacheHits: Counter;
   cacheMisses: Counter;
   cacheErrors: Counter<'operation'>;
+  /** Shows a cache's size on `/metrics` under `cache="name"`, read from `size` at each scrape. */
+  watchCache(name: string, size: () => CacheSize): void;
+}
+
+/** Gauges of the watched caches' bytes, entries and bounds, read when scraped. */
+function cacheGauges(registers: Registry[]): (name: string, size: () => CacheSize) => void {
+  const caches = new Map<string, () => CacheSize>();
+  const gauge = (name: string, help: string, field: keyof CacheSize) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['cache'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [cache, size] of caches) this.set({ cache }, size()[field]);
+      },
+    });
+  gauge('chess_paths_cache_bytes', 'Estimated bytes held by each cache in memory', 'bytes');
+  gauge('chess_paths_cache_entries', 'Entries of each cache in memory', 'entries');
+  gauge('chess_paths_cache_max_bytes', "Each cache's bound in bytes (its setting; 0: it keeps nothing)", 'maxBytes');
+  return (name, size) => {
+    caches.set(name, size);
+  };
 }
 
 /** Creates a registry with the service's metrics and Node's default process metrics. */
@@ -27,6 +60,7 @@ export function createMetrics(): Metrics {
   const registers = [registry];
   return {
     registry,
+    watchCache: cacheGauges(registers),
     httpRequests: new Counter({
       name: 'chess_paths_http_requests_total',
       help: 'HTTP requests by route, method and status code',

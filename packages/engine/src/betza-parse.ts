@@ -91,6 +91,7 @@ export function directionGroups(letters: string): string[] {
   return groups;
 }
 
+/** Each atom's leaps: bounded by construction, one entry per atom of the subset. */
 const leapCache = new Map<BetzaAtom, readonly Leap[]>();
 
 /** The atom's leaps: every mirror image once, clockwise from the first forward one. */

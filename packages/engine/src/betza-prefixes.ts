@@ -91,6 +91,7 @@ function buildTable(atom: BetzaAtom): DirectionPrefix[] {
     );
 }
 
+/** Bounded by construction: one table per class of atoms (the tables are built when the server starts). */
 const tables = new Map<BetzaAtom, readonly DirectionPrefix[]>();
 
 /** Every set of the atom's leaps that direction letters can write, each with its cheapest text. */

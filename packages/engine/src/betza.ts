@@ -15,6 +15,7 @@ import { canonicalForm } from './betza-canonical.js';
 import type { FairyRay } from './betza-moves.js';
 import { parseBetza } from './betza-parse.js';
 import type { InputPath } from './errors.js';
+import { heldBytes, keptTables } from './memory.js';
 
 export type { FairyRay } from './betza-moves.js';
 
@@ -49,21 +50,19 @@ export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece
   // few pieces again and again: what was read is kept (texts that were refused are not).
   const known = typeof text === 'string' ? readPieces.get(text) : undefined;
   if (known !== undefined) {
-    // Its canonical text may have gone first (the oldest goes): kept again with it.
+    // Its canonical text may have gone first (the least recently used goes): kept again with it.
     if (!readPieces.has(known.betza)) keep(known.betza, known);
     return known;
   }
   const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
   const orthodox = ORTHODOX.get(canonical);
-  const piece: FairyPiece = Object.freeze({
-    betza: orthodox?.letter ?? withShorthands(canonical),
-    rays,
-    orthodox: orthodox?.piece ?? null,
-  });
+  const betza = orthodox?.letter ?? withShorthands(canonical);
+  // The piece of its canonical text, when that is kept: one piece a move set.
+  const piece: FairyPiece = readPieces.get(betza) ?? Object.freeze({ betza, rays, orthodox: orthodox?.piece ?? null });
   keep(text, piece);
   // The canonical text names the piece from now on (cache rows, worker tasks): kept too, so it
   // is never read a second time.
-  if (piece.betza !== text) keep(piece.betza, piece);
+  if (betza !== text && !readPieces.has(betza)) keep(betza, piece);
   return piece;
 }
 
@@ -89,14 +88,19 @@ function withShorthands(canonical: string): string {
   return out.join('');
 }
 
-/** How many texts `readBetza` keeps; the oldest read goes first. */
-const READ_PIECES_KEPT = 256;
-const readPieces = new Map<string, FairyPiece>();
+/**
+ * Pieces read, by text: the `betza` cache (`memory.ts`), least recently used first. A piece also
+ * has tables of its own while it lives (its rays on 8 x 8, its leaps grouped: a few per ray, kept
+ * beside it), which its size counts; its tables per board size are in the `boards` cache.
+ */
+const readPieces = keptTables<FairyPiece>('betza');
 
-/** Keeps a piece read, the oldest read going first. */
+/** Estimated bytes of the tables a piece has beside it, per ray. */
+const TABLES_PER_RAY = 256;
+
+/** Keeps a piece read under `text`. */
 function keep(text: string, piece: FairyPiece): void {
-  if (readPieces.size >= READ_PIECES_KEPT) readPieces.delete(readPieces.keys().next().value as string);
-  readPieces.set(text, piece);
+  readPieces.set(text, piece, 16 + 2 * text.length + heldBytes(piece) + TABLES_PER_RAY * piece.rays.length);
 }
 
 /**

@@ -16,6 +16,7 @@
 import type { FairyPiece } from './betza.js';
 import { andShifted, leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
+import { heldBytes, keptTables } from './memory.js';
 
 /** One ray on one board: shift by `delta` squares from the squares of `guard`, `max` times at most. */
 export interface RideShift {
@@ -43,7 +44,11 @@ export interface FairyShifts {
   epoch: number;
 }
 
-/** Per board: the start squares of a leap by dx files (its landing's file on the board). */
+/**
+ * Per board: the start squares of a leap by dx files (its landing's file on the board). Bounded
+ * by construction: one per dx, |dx| < 256, living as long as the geometry; the shifts that use
+ * them count them in their size.
+ */
 const fileGuards = new WeakMap<Geometry, Map<number, Int32Array>>();
 
 /** The squares whose file f has 0 <= f + dx < files. */
@@ -80,18 +85,16 @@ interface BoardShifts extends FairyShifts {
   readonly lameGuards: readonly LameGuard[];
 }
 
-/** Boards a piece keeps its shifts for (a service sees few sizes); the oldest goes first. */
-const BOARDS_KEPT = 8;
-const shiftsByPiece = new WeakMap<FairyPiece, Map<Geometry, BoardShifts>>();
+/**
+ * Each piece's shifts per board, in the `boards` cache (`memory.ts`), by canonical text and size
+ * (equal pieces have equal canonical rays).
+ */
+const shiftsByPiece = keptTables<BoardShifts>('boards', 'shifts');
 
-/** The shifts of `piece` on `geo`, made on first use. */
+/** The shifts of `piece` on `geo`, made on first use and kept while they fit. */
 function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
-  let byBoard = shiftsByPiece.get(piece);
-  if (byBoard === undefined) {
-    byBoard = new Map();
-    shiftsByPiece.set(piece, byBoard);
-  }
-  let shifts = byBoard.get(geo);
+  const id = `${piece.betza}@${geo.files}x${geo.ranks}`;
+  let shifts = shiftsByPiece.get(id);
   if (shifts === undefined) {
     const lameGuards: LameGuard[] = [];
     const shift = (dx: number, dy: number, lame: readonly (readonly [number, number])[], max: number): RideShift => {
@@ -120,8 +123,7 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
     }
     const chains = forward.some((s) => s.chain !== null);
     shifts = { forward, reverse, lameGuards, chains, epoch: 0 };
-    if (byBoard.size >= BOARDS_KEPT) byBoard.delete(byBoard.keys().next().value as Geometry);
-    byBoard.set(geo, shifts);
+    shiftsByPiece.set(id, shifts, heldBytes(shifts));
   }
   return shifts;
 }

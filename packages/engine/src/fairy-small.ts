@@ -28,11 +28,12 @@ import { SMALL_WORDS } from './board.js';
 import { extendRideChain, leapsOnBoard, newRideChain, type RideChain, rideDense } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 import { DenseLayers } from './layers.js';
+import { heldBytes, keptTables } from './memory.js';
 
 /** Padding words on each side of a padded set: a shift reads at most SMALL_WORDS + 2 words away. */
 const PAD = SMALL_WORDS + 2;
 
-/** Frontiers, then layers: word `k * words + w` is word w of step k (grown as needed). */
+/** Frontiers, then layers: word `k * words + w` is word w of step k (grown as needed, up to 256 steps). */
 let steps: Int32Array = new Int32Array(64 * SMALL_WORDS);
 /** Padded sets (words PAD ..): a step's source, a ride's last leap, P. */
 const front = new Int32Array(SMALL_WORDS + 2 * PAD);
@@ -80,7 +81,8 @@ interface SmallPiece {
   readonly before: Int32Array;
 }
 
-const pieces = new WeakMap<FairyPiece, Map<Geometry, SmallPiece>>();
+/** Per piece and board, in the `boards` cache (`memory.ts`): by canonical text (equal rays) and size. */
+const pieces = keptTables<SmallPiece>('boards', 'small');
 
 /** Word w of the padded set `src` shifted by (q, t) squares, delta's sign `up`. */
 function shiftedAt(src: Int32Array, w: number, q: number, t: number, up: boolean): number {
@@ -136,14 +138,10 @@ function rayTable(geo: Geometry, rays: readonly FairyRay[]): RayTable {
   };
 }
 
-/** The tables and scratch of `piece` on `geo`, made on first use (8 boards kept per piece). */
+/** The tables and scratch of `piece` on `geo`, made on first use and kept while they fit. */
 function smallPiece(geo: Geometry, piece: FairyPiece): SmallPiece {
-  let byBoard = pieces.get(piece);
-  if (byBoard === undefined) {
-    byBoard = new Map();
-    pieces.set(piece, byBoard);
-  }
-  let small = byBoard.get(geo);
+  const id = `${piece.betza}@${geo.files}x${geo.ranks}`;
+  let small = pieces.get(id);
   if (small === undefined) {
     const words = geo.words;
     const reversed = piece.rays.map(({ dx, dy, max, lame }) => ({
@@ -163,8 +161,7 @@ function smallPiece(geo: Geometry, piece: FairyPiece): SmallPiece {
       plain: new Int32Array(words),
       before: new Int32Array(words),
     };
-    if (byBoard.size >= 8) byBoard.delete(byBoard.keys().next().value as Geometry);
-    byBoard.set(geo, small);
+    pieces.set(id, small, heldBytes(small));
   }
   return small;
 }

@@ -27,6 +27,7 @@ interface Rays64 {
   readonly reverse: readonly Ray64[];
 }
 
+/** Each piece's rays on 8 x 8, living as long as the piece (whose size in the `betza` cache counts them). */
 const raysByPiece = new WeakMap<FairyPiece, Rays64>();
 
 /** The squares of the board whose file f has 0 <= f + dx < 8, as halves. */

@@ -21,6 +21,7 @@ import { fitsWideKnight, WideKnightFill } from './knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from './knight-wide-wasm.js';
 import { leaperGroupsOf } from './leaper-groups.js';
 import { LeaperFill } from './leapers.js';
+import { heldBytes, keptTables } from './memory.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
 import { type Shift, SparseSlider } from './slide.js';
 import type { OrthodoxMover } from './types.js';
@@ -37,6 +38,7 @@ export class WordFill {
   /** The target of a single-target fairy solve, and the squares one move before it. */
   private readonly targetList = new SparseWords(1);
   private readonly before: Accumulator;
+  /** By orthodox piece: at most one list per piece, so bounded by construction. */
   private readonly shifts = new Map<string, Shift[]>();
   private leapers: LeaperFill | undefined = undefined;
   private wideKnight: WideKnightFill | undefined = undefined;
@@ -323,15 +325,25 @@ function recordStep(list: SparseWords, from: number, to: number, k: number, dist
   }
 }
 
-const fills = new Map<Geometry, WordFill>();
+/**
+ * The general fill of each board size, in the `boards` cache (`memory.ts`). Its scratch grows to
+ * the largest solve it served, so it is measured again as it is used (not what it shares with
+ * other entries): at each use past 32 words (a solve costs far more there than the few
+ * microseconds of a measure), every 16th use below.
+ */
+const fills = keptTables<WordFill>('boards', 'fill');
+const SHARED = new Set(['geo', 'fairy', 'guard']);
+let uses = 0;
 
-/** The general fill of a geometry (one per geometry, reused). */
+/** The general fill of a geometry (one per board size, reused while it is kept). */
 export function wordFillOf(geo: Geometry): WordFill {
-  let fill = fills.get(geo);
+  const id = `${geo.files}x${geo.ranks}`;
+  let fill = fills.get(id);
   if (fill === undefined) {
-    if (fills.size >= 64) fills.delete(fills.keys().next().value as Geometry);
     fill = new WordFill(geo);
-    fills.set(geo, fill);
+    fills.set(id, fill, heldBytes(fill, SHARED));
+  } else if (geo.words > 32 || ++uses % 16 === 0) {
+    fills.resize(id, heldBytes(fill, SHARED));
   }
   return fill;
 }

@@ -1,9 +1,10 @@
 /**
  * Per-board constants for the word-array fills: edge masks that stop a shift from wrapping a
  * square onto the next rank, and the rank masks pawns need. Built once per board size and kept
- * in a small cache, since a service sees the same few sizes again and again.
+ * in the `boards` cache (`memory.ts`), since a service sees the same few sizes again and again.
  */
 import { wordsFor } from './board.js';
+import { keptTables } from './memory.js';
 import type { Board } from './types.js';
 
 /** Edge and rank masks of one board size, as word arrays. */
@@ -24,8 +25,13 @@ export interface Geometry {
   rank(r: number): Int32Array;
 }
 
-const cache = new Map<number, Geometry>();
-const CACHE_LIMIT = 64;
+const geometries = keptTables<Geometry>('boards', 'geometry');
+
+/**
+ * Masks a geometry holds: five built with it, and the rank masks built on demand, which are the
+ * pawns' home ranks and the ranks two ahead of them, for either direction: at most four.
+ */
+const MASKS = 5 + 4;
 
 function filesMask(files: number, ranks: number, keep: (file: number) => boolean): Int32Array {
   const n = files * ranks;
@@ -36,12 +42,11 @@ function filesMask(files: number, ranks: number, keep: (file: number) => boolean
 
 /** The geometry of a board size (cached). */
 export function geometryOf(board: Board): Geometry {
-  const id = board.files * 1024 + board.ranks;
-  let geo = cache.get(id);
+  const id = `${board.files}x${board.ranks}`;
+  let geo = geometries.get(id);
   if (geo === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as number);
     geo = buildGeometry(board.files, board.ranks);
-    cache.set(id, geo);
+    geometries.set(id, geo, 256 + MASKS * (64 + 4 * geo.words));
   }
   return geo;
 }

@@ -45,6 +45,13 @@ export {
   type ManeuverVerdict,
 } from './maneuvers.js';
 export {
+  DEFAULT_ENGINE_CACHE_BYTES,
+  type EngineCacheName,
+  type EngineCacheSize,
+  engineCacheSizes,
+  setEngineCacheBytes,
+} from './memory.js';
+export {
   checkPacked,
   decodeLayers,
   encodeLayers,
@@ -54,7 +61,6 @@ export {
   packLayers,
 } from './packed.js';
 export { encodePathCursor } from './paths.js';
-export { type WritePgnOptions, writePgn } from './pgn-write.js';
 export {
   countPgnMoves,
   PgnError,
@@ -64,6 +70,7 @@ export {
   type PgnVariation,
   readPgn,
 } from './pgn.js';
+export { type WritePgnOptions, writePgn } from './pgn-write.js';
 export { attackedSquares, positionQuery } from './position.js';
 export { Prepared, prepareCanonical, prepareQuery } from './query.js';
 export { useSha256 } from './sha256.js';

@@ -30,7 +30,10 @@ const kernel: KnightWideExports | null = (() => {
   }
 })();
 
-/** The memory as words, remade when it grows. */
+/**
+ * The memory as words, remade when it grows. Bounded by construction: laid out for the largest
+ * board served, at most about 2.5 MB (256 x 256).
+ */
 let heap = kernel === null ? new Int32Array(0) : new Int32Array(kernel.memory.buffer);
 /** The fill the memory is laid out for. */
 let laidOutFor: WasmWideKnightFill | null = null;

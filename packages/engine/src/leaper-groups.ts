@@ -21,6 +21,7 @@ export interface LeapGroup {
 /** Rank offsets a group may have at most: the leapers' fill pads its arrays for this many ranks. */
 export const MAX_GROUP_RANKS = 4;
 
+/** Each piece's groups, living as long as the piece (whose size in the `betza` cache counts them). */
 const groupsByPiece = new WeakMap<FairyPiece, readonly LeapGroup[] | null>();
 
 /**

@@ -1,9 +1,10 @@
 /**
  * Apollo's store of parsed and validated documents, by the hash of their text: a document seen
  * before costs neither parse nor validation. Apollo's default store is the same LRU bounded at
- * 30 MiB, but it weighs each new document by writing it out as JSON (`JSON.stringify` of the
- * whole syntax tree, locations included), which for a short question written with literals costs
- * about what parsing it did. Here a document is weighed by the length of its text, which the
+ * 30 MiB (here DOCUMENT_CACHE_BYTES, 30 MiB by default, none over an eighth of it), but it weighs
+ * each new document by writing it out as JSON (`JSON.stringify` of the whole syntax tree,
+ * locations included), which for a short question written with literals costs about what parsing
+ * it did. Here a document is weighed by the length of its text, which the
  * parser recorded in the root's location, times `BYTES_PER_CHARACTER`: about Apollo's measure for
  * a question (16 to 30 per character), more than it for a document of long string literals (a
  * large mask), which the store then keeps fewer of.
@@ -23,8 +24,9 @@ import type { DocumentStore } from '@apollo/server';
 import type { DocumentNode } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { Doorkeeper } from '../caching/doorkeeper.js';
+import { byteBound, type CacheSize, lruSize } from '../caching/sizes.js';
 
-/** Apollo's bound of its default store, in its measure (JSON characters). */
+/** Default bound: Apollo's of its default store, in its measure (JSON characters). */
 export const DOCUMENT_STORE_BYTES = 30 * 1024 * 1024;
 
 /** About what Apollo's measure (the tree as JSON) gives per character of document text. */
@@ -42,7 +44,8 @@ export function documentWeight(document: DocumentNode): number {
 
 /** The store handed to Apollo (`store`), and what `known-shapes.ts` asks of it. */
 export class ValidatedDocuments {
-  readonly #lru: LRUCache<string, DocumentNode>;
+  readonly #lru: LRUCache<string, DocumentNode> | undefined;
+  readonly #maxBytes: number;
   /** Apollo's prefix of keys, once seen. */
   #prefix: string | undefined;
   /** Documents offered for the next look-up of their hash. */
@@ -52,25 +55,32 @@ export class ValidatedDocuments {
   /** Called with every document Apollo validated (and offered to the store). */
   readonly #onStored: ((document: DocumentNode) => void) | undefined;
 
+  /** Keeps at most `maxBytes` of documents (0: none). */
   constructor(maxBytes = DOCUMENT_STORE_BYTES, onStored?: (document: DocumentNode) => void) {
-    this.#lru = new LRUCache({ maxSize: maxBytes, sizeCalculation: documentWeight });
+    this.#maxBytes = maxBytes;
+    this.#lru = maxBytes > 0 ? new LRUCache<string, DocumentNode>(byteBound(maxBytes, documentWeight)) : undefined;
     this.#onStored = onStored;
+  }
+
+  /** Documents kept and their weight. */
+  size(): CacheSize {
+    return lruSize(this.#lru, this.#maxBytes);
   }
 
   /** The store as Apollo's `documentStore` option. */
   readonly store: DocumentStore = {
-    get: async (key) => this.#lru.get(key) ?? this.#take(key),
+    get: async (key) => this.#lru?.get(key) ?? this.#take(key),
     set: async (key, document) => {
       this.#prefix ??= key.length >= HASH_LENGTH ? key.slice(0, key.length - HASH_LENGTH) : undefined;
       this.#keep(key, document);
       this.#onStored?.(document);
     },
-    delete: async (key) => this.#lru.delete(key),
+    delete: async (key) => this.#lru?.delete(key) ?? false,
   };
 
   /** Whether Apollo's look-up of this text's hash will find a document (false before the prefix is known). */
   has(queryHash: string): boolean {
-    return this.#prefix !== undefined && this.#lru.has(this.#prefix + queryHash);
+    return this.#prefix !== undefined && (this.#lru?.has(this.#prefix + queryHash) ?? false);
   }
 
   /** Whether documents can be offered yet (Apollo's prefix is known). */
@@ -80,7 +90,8 @@ export class ValidatedDocuments {
 
   /** Hands Apollo's next look-up of `queryHash` this document, valid for its text. */
   offer(queryHash: string, document: DocumentNode): void {
-    // Taken by the look-up that follows at once; a handful at most wait (a batch's operations).
+    // Taken by the look-up that follows at once; a handful at most wait (a batch's operations),
+    // and never more than 64 documents of texts of at most 16 KiB (`known-shapes.ts`).
     if (this.#offered.size >= 64) this.#offered.clear();
     this.#offered.set(queryHash, document);
   }
@@ -97,7 +108,7 @@ export class ValidatedDocuments {
 
   /** Keeps a document whose text was validated before (see the file comment). */
   #keep(key: string, document: DocumentNode): void {
-    if (this.#doorkeeper.seen(key)) this.#lru.set(key, document);
+    if (this.#lru && this.#doorkeeper.seen(key)) this.#lru.set(key, document);
   }
 }
 

@@ -35,6 +35,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { byteBound, type CacheSize, lruSize, textBytes } from '../caching/sizes.js';
 import type { ValidatedDocuments } from './document-store.js';
 
 /**
@@ -45,8 +46,13 @@ import type { ValidatedDocuments } from './document-store.js';
  */
 const graphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 
-/** Shapes remembered. */
+/** Shapes remembered, at most. */
 const MAX_SHAPES = 1000;
+/**
+ * Default bound of the shapes remembered, bytes. A shape may be several times its text (a
+ * literal `1` becomes `#IntValue`): 1,000 shapes of 16 KiB texts would hold some 150 MB.
+ */
+export const SHAPE_CACHE_BYTES = 4 * 1024 * 1024;
 /** Longest document text looked at (longer ones are validated by Apollo). */
 const MAX_TEXT = 16 * 1024;
 /** The rules that read literal values. */
@@ -187,18 +193,35 @@ export function shapeOf(document: DocumentNode): string | undefined {
 
 /** Shapes of documents Apollo validated, least recently used dropped first. */
 export class KnownShapes {
-  readonly #shapes = new LRUCache<string, true>({ max: MAX_SHAPES });
+  readonly #shapes: LRUCache<string, true> | undefined;
+  readonly #maxBytes: number;
+
+  /** Remembers at most MAX_SHAPES shapes and `maxBytes` of them (0: none). */
+  constructor(maxBytes = SHAPE_CACHE_BYTES) {
+    this.#maxBytes = maxBytes;
+    this.#shapes =
+      maxBytes > 0
+        ? new LRUCache({ max: MAX_SHAPES, ...byteBound<true>(maxBytes, (_, shape) => 64 + textBytes(shape)) })
+        : undefined;
+  }
 
   /** Records the shape of a document Apollo validated. */
   validated(document: DocumentNode): void {
+    if (!this.#shapes) return;
     const s = shapeOf(document);
     if (s !== undefined) this.#shapes.set(s, true);
   }
 
   /** Whether a document of this shape was validated. */
   known(document: DocumentNode): boolean {
+    if (!this.#shapes) return false;
     const s = shapeOf(document);
     return s !== undefined && this.#shapes.get(s) === true;
+  }
+
+  /** Shapes remembered and their estimated bytes. */
+  size(): CacheSize {
+    return lruSize(this.#shapes, this.#maxBytes);
   }
 }
 

@@ -58,8 +58,10 @@ export function createApollo(options: {
   const parseOptions = { maxTokens: limits.maxTokens };
   // Documents Apollo validated, and their shapes: a new document of a known shape is validated
   // by the rules that read values alone (`known-shapes.ts`).
-  const shapes = new KnownShapes();
-  const documents = new ValidatedDocuments(undefined, (document) => shapes.validated(document));
+  const shapes = new KnownShapes(config.shapeCacheBytes);
+  const documents = new ValidatedDocuments(config.documentCacheBytes, (document) => shapes.validated(document));
+  metrics.watchCache('documents', () => documents.size());
+  metrics.watchCache('shapes', () => shapes.size());
   const plugins: ApolloServerPlugin<Context>[] = [
     // Cache-Control from each GET operation's cache policy (the schema's @cacheControl hints).
     ...httpCachePlugins<Context>(config.pathCacheControl),

@@ -8,16 +8,18 @@
  * With a store, only results that came from the persistent cache (`cached: true`) are kept, so
  * `cached` keeps its meaning: a fresh solve is written to the store first and kept when it is
  * next read back. Without a store every result is kept. At most RESULT_MEMO_SIZE results are kept
- * and at most `HOT_RESULTS_MAX_BYTES` of them, least recently used dropped first; a result's size
- * is counted from its packed layers, with room for the views its fields build when read (lazy
- * fields of large results are computed on the worker pool and never kept on the result).
+ * and at most RESULT_MEMO_BYTES of them, least recently used dropped first, none over an eighth of
+ * that; a result's size is counted from its packed layers, with room for the views its fields
+ * build when read (lazy fields of large results are computed on the worker pool and never kept on
+ * the result).
  */
 
 import { type PathResult, packedBytes } from '@chess-paths/engine';
 import { LRUCache } from 'lru-cache';
 import { knownPacked } from '../work/handles.js';
+import { byteBound, type CacheSize, lruSize } from './sizes.js';
 
-/** Most bytes of hot results. */
+/** Default bound of the hot results, bytes. */
 export const HOT_RESULTS_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
@@ -35,11 +37,12 @@ function resultSize(result: PathResult): number {
 /** Hot results by canonical key, least recently used dropped first. */
 export class HotResults {
   readonly #lru: LRUCache<string, PathResult> | undefined;
+  readonly #maxBytes: number;
 
-  /** Keeps at most `size` results (0: none). */
-  constructor(size: number) {
-    this.#lru =
-      size > 0 ? new LRUCache({ max: size, maxSize: HOT_RESULTS_MAX_BYTES, sizeCalculation: resultSize }) : undefined;
+  /** Keeps at most `size` results (0: none) and `maxBytes` of them (0: none). */
+  constructor(size: number, maxBytes = HOT_RESULTS_MAX_BYTES) {
+    this.#maxBytes = maxBytes;
+    this.#lru = size > 0 && maxBytes > 0 ? new LRUCache({ max: size, ...byteBound(maxBytes, resultSize) }) : undefined;
   }
 
   /** The hot result for a key, if any. */
@@ -51,5 +54,10 @@ export class HotResults {
   offer(result: PathResult, haveStore: boolean): void {
     if (!this.#lru || (haveStore && !result.cached)) return;
     this.#lru.set(result.key, result);
+  }
+
+  /** Results kept and their estimated bytes. */
+  size(): CacheSize {
+    return lruSize(this.#lru, this.#maxBytes);
   }
 }

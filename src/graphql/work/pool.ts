@@ -19,6 +19,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import type { EngineCacheName } from '@chess-paths/engine';
 import { Piscina } from 'piscina';
 import { ErrorCode, ServiceError } from '../../errors.js';
 import type { Task, TaskAnswer } from './tasks.js';
@@ -51,6 +52,13 @@ export interface PoolOptions {
   maxQueue: number;
   /** Longest `close()` waits for loading workers and running tasks, ms (default `CLOSE_GRACE_MS`). */
   closeGraceMs?: number;
+  /** Bounds of the engine's caches in each worker, bytes (default: the engine's). */
+  engineCacheBytes?: Partial<Record<EngineCacheName, number>>;
+}
+
+/** What each worker gets when it starts (`worker.ts`). */
+export interface WorkerData {
+  engineCacheBytes?: Partial<Record<EngineCacheName, number>>;
 }
 
 /** The worker script: the built `worker.js`, or the TypeScript source through tsx. */
@@ -81,6 +89,7 @@ export class EnginePool {
       maxQueue: options.maxQueue,
       // Workers stay up: starting one costs tens of milliseconds of CPU.
       idleTimeout: 2 ** 31 - 1,
+      workerData: { engineCacheBytes: options.engineCacheBytes } satisfies WorkerData,
     });
     // An empty task per thread answers once a worker has loaded: what `close()` waits for.
     const empty: Task = { kind: 'solve', items: [] };

@@ -1,7 +1,8 @@
 /**
  * The store of validated documents (`src/graphql/apollo/document-store.ts`): a document is weighed
  * by its text's length, about what Apollo's measure (the tree as JSON) gives, the store keeps
- * the most recently used documents within its bound, and only those of texts validated before.
+ * the most recently used documents within its bound (none over an eighth of it), and only those
+ * of texts validated before.
  */
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
@@ -40,22 +41,34 @@ describe('document store', () => {
   });
 
   it('keeps documents by key within its bound, the least recently used leaving first', async () => {
-    const documents = DOCUMENTS.slice(1, 4).map((text) => parse(text));
-    const bound = documentWeight(documents[0]) + documentWeight(documents[1]) + documentWeight(documents[2]) - 1;
-    const store = documentStore(bound);
+    const document = parse(DOCUMENTS[1]);
+    const weight = documentWeight(document);
+    const store = documentStore(8 * weight);
     // Each set twice: the first only makes its text known (the doorkeeper).
-    const set = async (key: string, document: (typeof documents)[number]) => {
-      await store.set(key, document);
-      await store.set(key, document);
+    const set = async (key: string, kept = document) => {
+      await store.set(key, kept);
+      await store.set(key, kept);
     };
-    await set('a', documents[0]);
-    await set('b', documents[1]);
-    expect(await store.get('a')).toBe(documents[0]); // a is now the most recently used
-    await set('c', documents[2]);
+    for (const key of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) await set(key);
+    expect(await store.get('a')).toBe(document); // a is now the most recently used
+    await set('i');
     expect(await store.get('b')).toBeUndefined();
-    expect(await store.get('a')).toBe(documents[0]);
-    expect(await store.get('c')).toBe(documents[2]);
-    expect(await store.delete('c')).toBe(true);
-    expect(await store.get('c')).toBeUndefined();
+    expect(await store.get('a')).toBe(document);
+    expect(await store.get('i')).toBe(document);
+    expect(await store.delete('i')).toBe(true);
+    expect(await store.get('i')).toBeUndefined();
+  });
+
+  it('keeps no document over an eighth of its bound, and none with a bound of 0', async () => {
+    const small = parse(DOCUMENTS[0]);
+    const store = documentStore(8 * documentWeight(small));
+    const large = parse(DOCUMENTS[4]);
+    await store.set('large', large);
+    await store.set('large', large);
+    expect(await store.get('large')).toBeUndefined();
+    const none = documentStore(0);
+    await none.set('small', small);
+    await none.set('small', small);
+    expect(await none.get('small')).toBeUndefined();
   });
 });

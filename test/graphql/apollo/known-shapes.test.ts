@@ -4,7 +4,7 @@
  * before is not validated by Apollo again, and one whose values are wrong (a bad literal, two
  * fields of one name with other arguments) gets exactly the answer it gets without the shortcut.
  * The check of plain documents without graphql-js's visitor passes only documents those two rules
- * pass.
+ * pass. The shapes remembered stay within their bound in estimated bytes, none over an eighth of it.
  */
 
 import { createRequire } from 'node:module';
@@ -198,5 +198,23 @@ describe('knownShapesPlugin', () => {
       await shortcut.server.stop();
       await reference.server.stop();
     }
+  });
+});
+
+describe('KnownShapes within its bound in bytes', () => {
+  it('remembers shapes within its bound in bytes, and none over an eighth of it', () => {
+    const doc = (field: string) => parse(`{ ${field}: shortestPaths(query: { piece: KING }) { distance } }`);
+    const probe = new KnownShapes();
+    probe.validated(doc('a0'));
+    const weight = probe.size().bytes;
+    const shapes = new KnownShapes(8 * weight);
+    for (let i = 0; i < 8; i++) shapes.validated(doc(`a${i}`));
+    expect(shapes.size()).toEqual({ entries: 8, bytes: 8 * weight, maxBytes: 8 * weight });
+    expect(shapes.known(doc('a0'))).toBe(true);
+    shapes.validated(doc('a8'));
+    expect(shapes.known(doc('a1'))).toBe(false);
+    expect(shapes.known(doc('a0'))).toBe(true);
+    shapes.validated(doc(`long${'x'.repeat(200)}`));
+    expect(shapes.known(doc(`long${'x'.repeat(200)}`))).toBe(false);
   });
 });
