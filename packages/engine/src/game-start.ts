@@ -17,6 +17,9 @@ import { PgnError, type PgnTag } from './pgn.js';
 /** The `Variant` values of standard chess, as sites write them (lower case). */
 const STANDARD_VARIANTS = new Set(['standard', 'chess', 'from position']);
 
+/** The standard start position. */
+const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
 /** Each castling right: the king and rook it needs, by colour. */
 const CASTLING: Record<string, { color: 'w' | 'b'; king: string; rook: string }> = {
   K: { color: 'w', king: 'e1', rook: 'h1' },
@@ -33,7 +36,7 @@ export function startFenOf(tags: readonly PgnTag[]): string {
     }
   }
   const fenTags = tags.filter((t) => t.name === 'FEN');
-  if (fenTags.length === 0) return new Chess().fen();
+  if (fenTags.length === 0) return STANDARD_START;
   if (fenTags.length > 1) throw new PgnError(`${fenTags.length} FEN tags: a game has one start position`);
   const fen = fenTags[0].value.trim().split(/\s+/).join(' ');
   const valid = validateFen(fen);

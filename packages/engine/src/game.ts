@@ -1,9 +1,10 @@
 /**
  * A game of chess from its PGN: the moves of its main line played from its start position, each
  * with its normalised SAN, its UCI form and the position after it, and the journey of every piece
- * of the start position. The legality of moves is chess.js's (a maintained library; BSD-2-Clause):
- * every move is played through it. What the contract reads differently from chess.js is decided
- * here: castling with zeros and promotions without `=` are read; a move that is ambiguous, or a
+ * of the start position. Moves are played on the project's own board (`chess-rules.ts`: the legal
+ * moves of the piece kind a SAN names, to its square), tested against chess.js, which played them
+ * before and stays the tests' oracle. What is read beyond standard SAN is decided here: castling
+ * with zeros and promotions without `=` are read; a move that is ambiguous, or a
  * pawn reaching the last rank without a promotion piece, is refused rather than guessed; an
  * over-disambiguated move (`Ngf3` with one knight able to go) is read, as PGN's import format
  * allows. The en passant field of every FEN names the square behind a pawn that just made a
@@ -12,7 +13,7 @@
  * the position before the move it replaces, as far as its moves are legal: a variation is
  * commentary, so an illegal move in one ends it (saying why) instead of refusing the game.
  */
-import { Chess, type Move } from 'chess.js';
+import { type ChessMove, ChessPosition, kindLetter, nameOf, squareOf } from './chess-rules.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
 import { startFenOf } from './game-start.js';
@@ -81,7 +82,8 @@ export interface Game {
   termination: string | null;
 }
 
-const ROLE: Record<string, Role> = { k: 'KING', q: 'QUEEN', r: 'ROOK', b: 'BISHOP', n: 'KNIGHT', p: 'PAWN' };
+/** Each piece kind's role (1 pawn .. 6 king). */
+const ROLE: Record<number, Role> = { 1: 'PAWN', 2: 'KNIGHT', 3: 'BISHOP', 4: 'ROOK', 5: 'QUEEN', 6: 'KING' };
 const SAN_PARTS = /^([KQRBN])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([QRBNKqrbnk]))?$/;
 const FILES = 'abcdefgh';
 
@@ -90,64 +92,64 @@ export function readGame(pgn: string): Game {
   return playGame(readPgn(pgn));
 }
 
-/** The index of a square name on 8 x 8 (a1 = 0). */
-function indexOf(square: string): number {
-  return (Number(square[1]) - 1) * 8 + FILES.indexOf(square[0]);
-}
-
 /** Plays a read game from its start position. */
 export function playGame(text: PgnText): Game {
   const startFen = startFenOf(text.tags);
-  const chess = new Chess(startFen);
-  const [, turn, , , , fullmove] = startFen.split(/\s+/);
-  let number = (Number(fullmove ?? 1) - 1) * 2 + (turn === 'b' ? 2 : 1);
+  const position = ChessPosition.fromFen(startFen);
+  let number = (position.fullmove - 1) * 2 + (position.turn < 0 ? 2 : 1);
 
-  // Journeys by square: each piece of the start position, followed as it moves.
+  // Journeys by square: each piece of the start position, in order of its square, followed as it moves.
   const journeys: GameJourney[] = [];
-  const onSquare = new Map<string, GameJourney>();
-  for (const row of chess.board()) {
-    for (const cell of row) {
-      if (!cell) continue;
-      const journey: GameJourney = {
-        role: ROLE[cell.type],
-        color: cell.color === 'w' ? 'WHITE' : 'BLACK',
-        squares: [cell.square],
-        plies: [],
-        capturedAt: null,
-        promotedTo: null,
-        promotedAtMove: null,
-      };
-      journeys.push(journey);
-      onSquare.set(cell.square, journey);
-    }
+  const onSquare = new Map<number, GameJourney>();
+  for (let square = 0; square < 64; square++) {
+    const v = position.board[square];
+    if (v === 0) continue;
+    const journey: GameJourney = {
+      role: ROLE[Math.abs(v)],
+      color: v > 0 ? 'WHITE' : 'BLACK',
+      squares: [nameOf(square)],
+      plies: [],
+      capturedAt: null,
+      promotedTo: null,
+      promotedAtMove: null,
+    };
+    journeys.push(journey);
+    onSquare.set(square, journey);
   }
-  journeys.sort((a, b) => indexOf(a.squares[0]) - indexOf(b.squares[0]));
 
   const plies: GamePly[] = [];
   let before = startFen;
   for (const written of text.moves) {
-    const move = play(chess, written, number);
-    const ply = plyOf(move, written, number, before);
+    const played = play(position, written, number);
+    const ply = plyOf(played, position, written, number, before);
     plies.push(ply);
-    follow(onSquare, move, number);
+    follow(onSquare, played.move, number);
     before = ply.fen;
     number++;
   }
   const result = text.result ?? text.tags.find((t) => t.name === 'Result')?.value.trim() ?? '*';
-  const boardEnding: BoardEnding | null = chess.isCheckmate()
-    ? 'CHECKMATE'
-    : chess.isStalemate()
-      ? 'STALEMATE'
-      : chess.isInsufficientMaterial()
-        ? 'INSUFFICIENT_MATERIAL'
-        : null;
+  const stuck = !position.hasLegalMove();
+  const boardEnding: BoardEnding | null = stuck
+    ? position.inCheck()
+      ? 'CHECKMATE'
+      : 'STALEMATE'
+    : position.insufficientMaterial()
+      ? 'INSUFFICIENT_MATERIAL'
+      : null;
   const termination = text.tags.find((t) => t.name === 'Termination')?.value.trim() || null;
   return { tags: text.tags, startFen, plies, result, journeys, comments: text.comments, boardEnding, termination };
 }
 
-/** A ply of a move played on the position `before`, with what the author wrote of it and its variations. */
-function plyOf(move: Move, written: PgnMove, number: number, before: string): GamePly {
-  const fen = move.isBigPawn() ? withEnPassant(move.after, move) : move.after;
+/** A move played: the move, its SAN with its check sign, its UCI. */
+interface Played {
+  move: ChessMove;
+  san: string;
+  uci: string;
+}
+
+/** The ply of a move just played on `position` (from `before`), with what the author wrote of it and its variations. */
+function plyOf(played: Played, position: ChessPosition, written: PgnMove, number: number, before: string): GamePly {
+  const fen = position.fen();
   if (countersOverflow(fen)) {
     throw new PgnError(
       `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
@@ -155,11 +157,11 @@ function plyOf(move: Move, written: PgnMove, number: number, before: string): Ga
   }
   return {
     number,
-    color: move.color === 'w' ? 'WHITE' : 'BLACK',
-    san: move.san,
-    uci: move.lan,
-    from: move.from,
-    to: move.to,
+    color: position.turn < 0 ? 'WHITE' : 'BLACK',
+    san: played.san,
+    uci: played.uci,
+    from: nameOf(played.move.from),
+    to: nameOf(played.move.to),
     fen,
     commentsBefore: written.commentsBefore,
     comments: written.comments,
@@ -173,12 +175,12 @@ function plyOf(move: Move, written: PgnMove, number: number, before: string): Ga
  * moves are legal, the first that is not (or one the reader could not read) ending it.
  */
 function playVariation(variation: PgnVariation, before: string, number: number): GameVariation {
-  const chess = new Chess(before);
+  const position = ChessPosition.fromFen(before);
   const plies: GamePly[] = [];
   let at = before;
   for (const written of variation.moves) {
     try {
-      const ply = plyOf(play(chess, written, number), written, number, at);
+      const ply = plyOf(play(position, written, number), position, written, number, at);
       plies.push(ply);
       at = ply.fen;
       number++;
@@ -197,26 +199,19 @@ function countersOverflow(fen: string): boolean {
   return fen.length - last - 1 > 9 || last - before - 1 > 9;
 }
 
-/** The FEN after a double step, its en passant field naming the square passed over. */
-function withEnPassant(fen: string, move: Move): string {
-  const fields = fen.split(' ');
-  fields[3] = `${move.from[0]}${(Number(move.from[1]) + Number(move.to[1])) / 2}`;
-  return fields.join(' ');
-}
-
 /** Moves the journeys of the pieces a move moves or captures. */
-function follow(onSquare: Map<string, GameJourney>, move: Move, ply: number): void {
-  const step = (from: string, to: string) => {
+function follow(onSquare: Map<number, GameJourney>, move: ChessMove, ply: number): void {
+  const step = (from: number, to: number) => {
     const journey = onSquare.get(from);
     if (!journey) return;
     onSquare.delete(from);
-    journey.squares.push(to);
+    journey.squares.push(nameOf(to));
     journey.plies.push(ply);
     onSquare.set(to, journey);
   };
-  if (move.isCapture() || move.isEnPassant()) {
-    // chess.js flags an en passant capture `e`, not `c`: its victim stands behind the target.
-    const taken = move.isEnPassant() ? `${move.to[0]}${move.from[1]}` : move.to;
+  if (move.captured) {
+    // An en passant capture's victim stands behind the target, on the mover's rank.
+    const taken = move.enPassant ? (move.from & 0x38) | (move.to & 7) : move.to;
     const victim = onSquare.get(taken);
     if (victim) {
       victim.capturedAt = ply;
@@ -224,11 +219,8 @@ function follow(onSquare: Map<string, GameJourney>, move: Move, ply: number): vo
     }
   }
   step(move.from, move.to);
-  if (move.isKingsideCastle() || move.isQueensideCastle()) {
-    const rank = move.from[1];
-    const [rookFrom, rookTo] = move.isKingsideCastle() ? [`h${rank}`, `f${rank}`] : [`a${rank}`, `d${rank}`];
-    step(rookFrom, rookTo);
-  }
+  if (move.castle)
+    step(move.castle === 'K' ? move.from + 3 : move.from - 4, move.castle === 'K' ? move.from + 1 : move.from - 1);
   if (move.promotion) {
     const journey = onSquare.get(move.to);
     if (journey) {
@@ -245,56 +237,50 @@ function moveName(number: number, written: PgnMove): string {
 }
 
 /**
- * Plays the written move: first as chess.js reads standard SAN, then, when that fails, by
- * matching the move's parts (piece, from-file or rank, target, promotion) against the legal moves,
- * which tells an illegal move from an ambiguous one and reads over-disambiguated SAN.
+ * Plays the written move by matching its parts (piece, from-file or rank, target, promotion)
+ * against the legal moves of that piece to that square, which tells an illegal move from an
+ * ambiguous one and reads over-disambiguated SAN; the capture and check signs written are not
+ * required to be right (the SAN answered is).
  */
-function play(chess: Chess, written: PgnMove, number: number): Move {
+function play(position: ChessPosition, written: PgnMove, number: number): Played {
   const name = moveName(number, written);
   const refuse = (why: string): never => {
     throw new PgnError(`${name} ${why} (line ${written.line}, column ${written.column})`);
   };
   const san = written.san.replace(/0/g, 'O');
+  let move: ChessMove;
   if (/^O-O(-O)?$/.test(san)) {
-    try {
-      return chess.move(san, { strict: true });
-    } catch {
-      return refuse('is not legal here');
+    const side = san === 'O-O' ? 'K' : 'Q';
+    move = position.legalMoves(6).find((m) => m.castle === side) ?? refuse('is not legal here');
+  } else {
+    const parts = SAN_PARTS.exec(san);
+    if (!parts) return refuse('is not a move');
+    const [, piece, fromFile, fromRank, to, promotion] = parts;
+    if (promotion?.toUpperCase() === 'K') return refuse('promotes to a king, which is not a move');
+    const kind = piece ? ' PNBRQK'.indexOf(piece) : 1;
+    const candidates = position
+      .legalMoves(kind, squareOf(to))
+      .filter(
+        (m) =>
+          (fromFile === undefined || FILES[m.from & 7] === fromFile) &&
+          (fromRank === undefined || String((m.from >> 3) + 1) === fromRank),
+      );
+    if (candidates.length === 0) return refuse('is not legal here');
+    if (candidates.some((m) => m.promotion) && promotion === undefined) {
+      return refuse('reaches the last rank without saying what it promotes to');
     }
+    const wanted = promotion === undefined ? 0 : ' PNBRQK'.indexOf(promotion.toUpperCase());
+    const chosen = candidates.filter((m) => m.promotion === wanted);
+    if (chosen.length === 0) return refuse('is not legal here');
+    if (chosen.length > 1) return refuse(`is ambiguous here: ${chosen.map((m) => position.san(m)).join(' or ')}`);
+    // Castling is written as castling: a king's two-square step written as a king move is not read.
+    if (chosen[0].castle) return refuse('is not legal here (castling is written O-O or O-O-O)');
+    move = chosen[0];
   }
-  const parts = SAN_PARTS.exec(san);
-  if (!parts) return refuse('is not a move');
-  const [, piece, fromFile, fromRank, to, promotion] = parts;
-  if (promotion?.toUpperCase() === 'K') return refuse('promotes to a king, which is not a move');
-  const canonical = `${piece ?? ''}${fromFile ?? ''}${fromRank ?? ''}${san.includes('x') ? 'x' : ''}${to}${promotion ? `=${promotion.toUpperCase()}` : ''}`;
-  try {
-    return chess.move(canonical, { strict: true });
-  } catch {
-    // Not standard SAN as written: look at the legal moves themselves.
-  }
-  const type = (piece ?? 'P').toLowerCase() as 'p' | 'n' | 'b' | 'r' | 'q' | 'k';
-  // Only that piece's moves: chess.js writes each verbose move's SAN and FEN, a cost a move.
-  const candidates = chess
-    .moves({ piece: type, verbose: true })
-    .filter(
-      (m) =>
-        m.to === to &&
-        (fromFile === undefined || m.from[0] === fromFile) &&
-        (fromRank === undefined || m.from[1] === fromRank),
-    );
-  if (candidates.length === 0) return refuse('is not legal here');
-  if (candidates.some((m) => m.isPromotion()) && promotion === undefined) {
-    return refuse('reaches the last rank without saying what it promotes to');
-  }
-  const chosen = candidates.filter((m) => (m.promotion ?? '') === (promotion?.toLowerCase() ?? ''));
-  if (chosen.length === 0) return refuse('is not legal here');
-  if (chosen.length > 1) {
-    return refuse(`is ambiguous here: ${chosen.map((m) => m.san.replace(/[+#]$/, '')).join(' or ')}`);
-  }
-  // Castling is written as castling: a king's two-square step written as a king move is not read.
-  if (chosen[0].isKingsideCastle() || chosen[0].isQueensideCastle())
-    return refuse('is not legal here (castling is written O-O or O-O-O)');
-  return chess.move({ from: chosen[0].from, to: chosen[0].to, promotion: chosen[0].promotion });
+  const text = position.san(move);
+  position.play(move);
+  const uci = `${nameOf(move.from)}${nameOf(move.to)}${move.promotion ? kindLetter(move.promotion).toLowerCase() : ''}`;
+  return { move, san: `${text}${position.checkSign()}`, uci };
 }
 
 /**
