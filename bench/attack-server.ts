@@ -21,7 +21,7 @@ export const serverPath = resolve(process.env.ATTACK_SERVER ?? join(root, 'dist'
 export const serverRoot = resolve(dirname(serverPath), '..');
 /** Variables of the bench's own environment that never reach the server: only an attack sets them. */
 const ENV_OVERRIDES =
-  /^(MAX_|RATE_LIMIT_|ENGINE_BUDGET|SHUTDOWN_|SEND_STALL_MS|CACHE_|RESULT_MEMO|RESPONSE_CACHE|DATABASE_|PLAYGROUND|INTROSPECTION)/;
+  /^(MAX_|RATE_LIMIT_|ENGINE_BUDGET|SHUTDOWN_|SEND_STALL_MS|CACHE_|RESULT_MEMO|RESPONSE_CACHE|DATABASE_|PLAYGROUND|INTROSPECTION|[A-Z_]+_CACHE_BYTES|PREPARED_QUERY_BYTES)/;
 /** The server's shutdown time when an attack does not set SHUTDOWN_TIMEOUT_MS (its default). */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
