@@ -11,11 +11,19 @@
  *   moved, as the API answers it), each request a text never read
  *   before (a distinct comment), so the game cache never answers; the median time of one answer
  *   beside `{ __typename }`'s, and how much of it is reading the game.
+ * - A file of 1,000 well-known games (five famous games and studies and the master game above,
+ *   repeated), read one by one: games a second through `readGame`, beside chess.js's `loadPgn`
+ *   of the same texts and pgn-extract (Debian; a whole process writing the games as UCI, best of
+ *   three) on the same file when it is installed; the heap's growth while reading.
  * Writes bench/games-results.json.
  */
-import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Game, journeyRoute, readGame, solve } from '@chess-paths/engine';
 import { Chess } from 'chess.js';
+import * as famous from '../packages/engine/test/support/famous-games.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import { seededRandom } from './rng.js';
@@ -94,6 +102,45 @@ const library = games.map(({ name, pgn }) => {
   };
 });
 
+/** A file of 1,000 games read one by one: ours, chess.js's and pgn-extract's games a second. */
+function thousandGames() {
+  const texts = [...Object.values(famous), MASTER_GAME];
+  const file = Array.from({ length: 1000 }, (_, i) => texts[i % texts.length]);
+  const plies = file.reduce((n, text) => n + readGame(text).plies.length, 0);
+  const heapBefore = process.memoryUsage().heapUsed;
+  let started = performance.now();
+  for (const text of file) readGame(text);
+  const oursMs = performance.now() - started;
+  const heapGrowthMb = Math.max(0, process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+  started = performance.now();
+  for (const text of file) new Chess().loadPgn(text);
+  const chessJsMs = performance.now() - started;
+  let pgnExtractPerSec: number | null = null;
+  const pgnExtract = '/usr/games/pgn-extract';
+  if (existsSync(pgnExtract)) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-games-'));
+    writeFileSync(join(dir, 'games.pgn'), file.join('\n\n'));
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3; run++) {
+      const t = performance.now();
+      spawnSync(pgnExtract, ['-s', '-Wuci', '-o', join(dir, 'out.pgn'), join(dir, 'games.pgn')]);
+      best = Math.min(best, performance.now() - t);
+    }
+    rmSync(dir, { recursive: true, force: true });
+    pgnExtractPerSec = Math.round(1000 / (best / 1000));
+  }
+  return {
+    games: file.length,
+    plies,
+    oursPerSec: Math.round(1000 / (oursMs / 1000)),
+    chessJsPerSec: Math.round(1000 / (chessJsMs / 1000)),
+    pgnExtractPerSec,
+    heapGrowthMb: Number(heapGrowthMb.toFixed(1)),
+  };
+}
+
+const file = thousandGames();
+
 /** The server's answers: median ms of `requests` POSTs of `body(i)`. */
 async function medianMs(url: string, requests: number, body: (i: number) => unknown): Promise<number> {
   const times: number[] = [];
@@ -148,8 +195,9 @@ await server.close();
 
 console.log(`node ${process.version}, ${seconds}s per library measurement, ${requests} requests per server row`);
 console.table(library);
+console.table([file]);
 console.table(serverRows);
 writeFileSync(
   new URL('./games-results.json', import.meta.url),
-  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), library, server: serverRows }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), library, thousandGames: file, server: serverRows }, null, 2)}\n`,
 );
