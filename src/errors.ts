@@ -36,7 +36,7 @@ export enum ErrorCode {
   Overloaded = 'OVERLOADED',
   /** Work cancelled because its request is over (its client went away); no client reads it. */
   RequestCancelled = 'REQUEST_CANCELLED',
-  /** A save would go over an analysis byte budget; nothing was written. */
+  /** A save or update would go over an analysis byte budget, or past the last version (2^31 - 1); nothing was written. */
   StorageLimitExceeded = 'STORAGE_LIMIT_EXCEEDED',
   /** The database is not available: analyses cannot be served, path questions still are. */
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',

@@ -7,6 +7,7 @@
  * Listing is newest first (`createdAt` desc, then `id` desc) with opaque keyset cursors. Every
  * update writes the next `version` by compare-and-set, so concurrent updates through several
  * replicas are applied one after the other, and an update may insist on the version it read.
+ * An analysis at version 2^31 - 1, the last a 32-bit version holds, is not updated any more.
  *
  * Byte budgets (`./analysis-budget.ts`): an analysis larger than `maxAnalysisBytes` is refused
  * before anything is written; the total of all analyses (kept by triggers in `StoreTotals`) is
@@ -34,6 +35,7 @@ import {
   recordSave,
 } from './idempotent-save.js';
 import type { StoreLogger } from './migrate.js';
+import { MAX_INT } from './transfer-fields.js';
 import {
   type AnalysisPage,
   type AnalysisPatch,
@@ -45,6 +47,7 @@ import {
   NotFoundError,
   type SavedAnalysis,
   type SaveOptions,
+  VersionLimitError,
 } from './types.js';
 
 interface AnalysisRow {
@@ -292,6 +295,10 @@ export class PrismaAnalysisStore implements AnalysisStore {
         if (patch.queries !== undefined) data.queries = JSON.stringify(patch.queries);
         if (patch.resultKeys !== undefined) data.resultKeys = JSON.stringify(patch.resultKeys);
         if (Object.keys(data).length === 0) return current;
+        // The next version must still fit the API's Int and PostgreSQL's INTEGER: past it,
+        // PostgreSQL would fail the write with an overflow, and SQLite would store a version that
+        // no listing of analyses could serve.
+        if (row.version >= MAX_INT) throw new VersionLimitError(row.version, MAX_INT);
         const bytes = analysisBytes({
           title: data.title ?? row.title,
           notes: data.notes !== undefined ? data.notes : row.notes,

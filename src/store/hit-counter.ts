@@ -1,13 +1,15 @@
 /**
  * Hit counts of the result cache, kept off the read path: a read only counts its hits in memory,
  * and the counts are written in the background a short delay after the first unwritten hit (and
- * before a put evicts, and at close), at most `HIT_KEYS` keys a transaction with one
- * `updateMany` per distinct count. A failed write is logged and its counts are dropped: they
- * only order eviction.
+ * before a put evicts, and at close), at most `HIT_KEYS` keys a transaction with two
+ * `updateMany`s per distinct count. A count stops at 2^31 - 1: past it PostgreSQL's `INTEGER`
+ * column would fail the whole write, and an export of the row could not be imported again. A
+ * failed write is logged and its counts are dropped: they only order eviction.
  */
 import { yieldToEventLoop } from './chunks.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
+import { MAX_INT } from './transfer-fields.js';
 import { DatabaseUnavailableError } from './types.js';
 
 /** What the counter needs of the result cache's options. */
@@ -94,7 +96,13 @@ export class HitCounter {
     await this.flush();
   }
 
-  /** One `updateMany` per distinct hit count among `keys` (usually one). */
+  /**
+   * Two `updateMany`s per distinct hit count n among `keys` (usually one n): rows within n of
+   * `MAX_INT` are set to it, then the others are incremented by n. Prisma has no capped
+   * increment, and the cap goes first so that a row just incremented is not capped again (which
+   * would raise it to `MAX_INT`). A row a concurrent writer (another replica) moves between the
+   * two is re-checked by PostgreSQL before the increment, so it is never raised past the cap.
+   */
   #updates(keys: string[], counts: Map<string, number>, at: Date) {
     const byCount = new Map<number, string[]>();
     for (const key of keys) {
@@ -103,11 +111,15 @@ export class HitCounter {
       if (same) same.push(key);
       else byCount.set(n, [key]);
     }
-    return [...byCount].map(([n, same]) =>
+    return [...byCount].flatMap(([n, same]) => [
       this.#prisma.cachedResult.updateMany({
-        where: { key: { in: same } },
+        where: { key: { in: same }, hitCount: { gt: MAX_INT - n } },
+        data: { hitCount: MAX_INT, lastHitAt: at },
+      }),
+      this.#prisma.cachedResult.updateMany({
+        where: { key: { in: same }, hitCount: { lte: MAX_INT - n } },
         data: { hitCount: { increment: n }, lastHitAt: at },
       }),
-    );
+    ]);
   }
 }

@@ -124,7 +124,7 @@ export interface AnalysisStore {
    * Applies `patch` as one change on top of whatever was last written (concurrent updates, from
    * any replica, are applied one after the other: none is lost). With `expectedVersion`, only if
    * the analysis is still at that version, else `ConflictError`. Throws `ForbiddenError` on a
-   * wrong token, `NotFoundError` for an unknown id.
+   * wrong token, `NotFoundError` for an unknown id, `VersionLimitError` at version 2^31 - 1.
    */
   update(id: string, editToken: string, patch: AnalysisPatch, expectedVersion?: number): Promise<AnalysisRecord>;
   /** Throws `ForbiddenError` on a wrong token, `NotFoundError` for an unknown id. */
@@ -301,6 +301,32 @@ export class StorageLimitError extends ServiceError {
 
   override extensions(): Record<string, unknown> {
     return { limit: this.variable, max: this.max };
+  }
+}
+
+/**
+ * An update of an analysis already at the last version a 32-bit `version` can hold (which the API
+ * serves as a GraphQL `Int` and PostgreSQL stores as `INTEGER`): there is no next version to give
+ * it, so the update is refused and nothing is written. A retry cannot succeed; a copy saved as a
+ * new analysis starts again at version 1.
+ */
+export class VersionLimitError extends ServiceError {
+  override readonly name = 'VersionLimitError';
+  readonly code = ErrorCode.StorageLimitExceeded;
+  constructor(
+    /** The analysis's version now. */
+    readonly currentVersion: number,
+    /** The last version an analysis can have (2^31 - 1). */
+    readonly maxVersion: number,
+  ) {
+    super(
+      `The analysis is at version ${currentVersion}, the last version an analysis can have, so it cannot be updated ` +
+        'any more; nothing was written. Save it, with your changes, as a new analysis, and edit that one instead.',
+    );
+  }
+
+  override extensions(): Record<string, unknown> {
+    return { currentVersion: this.currentVersion, max: this.maxVersion };
   }
 }
 

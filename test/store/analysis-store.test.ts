@@ -3,7 +3,8 @@
  * CRUD with right, wrong, missing and foreign edit tokens (nothing changes without the right one,
  * and the token is stored only as its hash), newest-first pagination with opaque cursors, and
  * analyses surviving close and reopen. Byte budgets are in `analysis-store.budgets.test.ts`,
- * concurrent updates through two stores in `analysis-store.concurrency.test.ts`.
+ * concurrent updates through two stores in `analysis-store.concurrency.test.ts`, the last
+ * version (2^31 - 1) in `analysis-store.versions.test.ts`.
  */
 import { createHash } from 'node:crypto';
 import { InputError, type PathQuery } from '@chess-paths/engine';

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { ORTHODOX_MOVERS, type PathQuery, prepareQuery, solve } from '@chess-paths/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { databaseFileFromUrl } from '../../src/store/index.js';
 import type { PreparedProblem, StoredResult } from '../../src/store/types.js';
 import { describeEachDatabase } from '../support/postgres.js';
@@ -26,7 +26,7 @@ function realRow(query: PathQuery, pathCount?: bigint): StoredResult {
 }
 
 describeEachDatabase('result cache rows', (database) => {
-  const { openCache, closeStore, rawQuery } = useCacheFixture(database);
+  const { openCache, closeStore, raw, rawQuery } = useCacheFixture(database);
   /** A statement written with `?` parameters, in the database's own placeholders. */
   const sql = (text: string) => sqlFor(database, text);
 
@@ -151,6 +151,51 @@ describeEachDatabase('result cache rows', (database) => {
     await second.prisma.$executeRawUnsafe('DROP TABLE "CachedResult"');
     await closeStore(second.store);
     expect(logger.lines.some((l) => l.level === 'error' && /could not record cache hits/.test(l.msg))).toBe(true);
+  });
+
+  it('stops hit counts at 2^31 - 1 (an INTEGER, and what an import takes) without an error, and counts on below it', async () => {
+    const MAX = 2 ** 31 - 1;
+    const rows = [0, 1, 2, 3, 4].map((i) => syntheticResult(i));
+    const first = await openCache();
+    await first.store.cache.putMany(rows);
+    await closeStore(first.store);
+    // Counts an import may write, set with the store closed (on SQLite it holds the file alone).
+    const start = [MAX, MAX - 1, MAX - 1, MAX - 5, 7];
+    const set = 'UPDATE "CachedResult" SET "hitCount" = ? WHERE "key" = ?';
+    if (database.dialect === 'sqlite') {
+      const db = raw();
+      try {
+        for (const [i, row] of rows.entries()) db.prepare(set).run(start[i], row.key);
+      } finally {
+        db.close();
+      }
+    } else {
+      for (const [i, row] of rows.entries()) await rawQuery(set, start[i], row.key);
+    }
+    type Counted = { key: string; hitCount: number; lastHitAt: unknown };
+    const read = async () =>
+      new Map(
+        (await rawQuery<Counted>('SELECT "key", "hitCount", "lastHitAt" FROM "CachedResult"')).map((r) => [r.key, r]),
+      );
+    const before = await read();
+
+    const logger = recordingLogger();
+    const second = await openCache({}, { logger, hitFlushDelayMs: 60_000 });
+    const now = Date.now();
+    await vi.waitFor(() => expect(Date.now()).toBeGreaterThan(now), { interval: 1 });
+    // One write, with three distinct counts: 1, 3, 1, 3 and 2 hits.
+    const hits = [1, 3, 1, 3, 2];
+    const batch = rows.flatMap((row, i) => Array.from({ length: hits[i] }, () => questionOf(row)));
+    expect((await second.store.cache.getMany(batch)).every(Boolean)).toBe(true);
+    await closeStore(second.store);
+
+    const after = await read();
+    expect(rows.map((row) => Number(after.get(row.key)?.hitCount))).toEqual([MAX, MAX, MAX, MAX - 2, 9]);
+    // Every row's hit is recorded (its last-hit time moves on), the capped ones' too.
+    const lastHit = (counts: Map<string, Counted>, key: string) =>
+      new Date(counts.get(key)?.lastHitAt as string | number | Date).getTime();
+    for (const row of rows) expect(lastHit(after, row.key)).toBeGreaterThan(lastHit(before, row.key));
+    expect(logger.lines.filter((l) => l.level !== 'info')).toEqual([]);
   });
 
   it("keeps every write when cache and analysis operations run concurrently (SQLite's one connection, PostgreSQL's pool)", async () => {
