@@ -3,6 +3,7 @@
  * `@urql/core` client (queries go as GET while short, which HTTP caches may keep; mutations as
  * POST). Each function returns data or a `Problem` that names the argument at fault. The
  * server's largest board side is read from its refusal of a board too wide (`askBoardLimit`).
+ * A game's questions are in game-api.ts, on the same client.
  */
 
 import { MAX_BOARD_SIDE } from '@chess-paths/engine';
@@ -71,41 +72,7 @@ export interface AnalysisDetail extends AnalysisSummary {
   game: { result: string } | null;
 }
 
-/** One half-move of a game. */
-export interface PlyData {
-  number: number;
-  color: 'WHITE' | 'BLACK';
-  san: string;
-  uci: string;
-  from: string;
-  to: string;
-  /** The position after it. */
-  position: { fen: string };
-}
-
-/** What happened to one piece of the start position. */
-export interface JourneyData {
-  role: string;
-  color: 'WHITE' | 'BLACK';
-  squares: string[];
-  plies: number[];
-  capturedAt: number | null;
-  promotedTo: string | null;
-}
-
-/** A game as the viewer shows it. */
-export interface GameData {
-  tags: { name: string; value: string }[];
-  start: { fen: string };
-  plies: PlyData[];
-  result: string;
-  journeys: JourneyData[];
-}
-
-/** Where a game comes from: a pasted PGN, or a saved analysis (by id). */
-export type GameSource = { pgn: string } | { analysis: string };
-
-const RESULT = `
+export const RESULT = `
   piece betza board { files ranks } mask reachable distance pathCount
   sources { squares } targets { squares } layers { squares } path { squares }
 `;
@@ -144,27 +111,13 @@ const OPEN = gql`
     analysis(id: $id) { id title createdAt fen notes results { ${RESULT} } game { result } }
   }`;
 
-// Positions are asked as FEN alone (the viewer reads their pieces): a saved game may be long.
-const GAME = `
-  tags { name value } result start { fen } plies { number color san uci from to position { fen } }
-  journeys { role color squares plies capturedAt promotedTo }
-`;
-const GAME_PGN = gql`query ViewerGame($pgn: String!) { game(pgn: $pgn) { ${GAME} } }`;
-const GAME_SAVED = gql`query ViewerSavedGame($id: ID!) { analysis(id: $id) { game { ${GAME} } } }`;
-// A route is a field of every journey: the one chosen is read, the others' answers (and their
-// errors: most pieces lack those moves) are dropped.
-const ROUTE = `journeys { route(first: $first, last: $last) { ${RESULT} } }`;
-const ROUTE_PGN = gql`query ViewerRoute($pgn: String!, $first: Int!, $last: Int!) { game(pgn: $pgn) { ${ROUTE} } }`;
-const ROUTE_SAVED = gql`
-  query ViewerSavedRoute($id: ID!, $first: Int!, $last: Int!) { analysis(id: $id) { game { ${ROUTE} } } }`;
-
-const client = new Client({
+export const client = new Client({
   url: new URL('/graphql', location.href).href,
   exchanges: [cacheExchange, fetchExchange],
 });
 
 /** The first problem of a urql error (of `errors`, its GraphQL errors that count). */
-function problemOf(error: CombinedError, errors = error.graphQLErrors): Problem {
+export function problemOf(error: CombinedError, errors = error.graphQLErrors): Problem {
   const first = errors[0];
   if (first) {
     const argument = first.extensions?.argument;
@@ -201,10 +154,10 @@ export async function askBoardLimit(): Promise<number | null> {
 
 /** Response data, read by each caller in the shape its document selects. */
 // biome-ignore lint/suspicious/noExplicitAny: each document's data is picked apart by its caller
-type Data = any;
+export type Data = any;
 
 /** Runs a query (or a mutation) and picks the data out. */
-async function run<T>(
+export async function run<T>(
   kind: 'query' | 'mutation',
   doc: ReturnType<typeof gql>,
   vars: object,
@@ -287,34 +240,4 @@ export function listAnalyses(first: number, after: string | null) {
 /** One saved analysis, or null when there is none with this id. */
 export function openAnalysis(id: string) {
   return run('query', OPEN, { id }, (d) => d.analysis as AnalysisDetail | null);
-}
-
-/** A game: read from a PGN (a bad one is a problem naming the move), or a saved analysis's (null: none). */
-export function askGame(source: GameSource): Promise<Answer<GameData | null>> {
-  if ('pgn' in source) return run('query', GAME_PGN, { pgn: source.pgn }, (d) => d.game as GameData);
-  return run('query', GAME_SAVED, { id: source.analysis }, (d) => (d.analysis?.game ?? null) as GameData | null);
-}
-
-/** The route of journey `journey`'s moves `first` to `last` (1-based): its problem alone counts. */
-export async function askRoute(
-  source: GameSource,
-  journey: number,
-  first: number,
-  last: number,
-): Promise<Answer<Result | null>> {
-  const [doc, vars] =
-    'pgn' in source
-      ? [ROUTE_PGN, { pgn: source.pgn, first, last }]
-      : [ROUTE_SAVED, { id: source.analysis, first, last }];
-  const result = await client.query(doc, vars, { requestPolicy: 'network-only' }).toPromise();
-  const error = result.error;
-  // An error under another journey is that piece's own (it lacks those moves): not ours.
-  const other = (path: readonly (string | number)[] | undefined) => {
-    const at = path?.indexOf('journeys') ?? -1;
-    return at >= 0 && path?.[at + 1] !== journey;
-  };
-  const mine = error?.graphQLErrors.filter((e) => !other(e.path)) ?? [];
-  if (error && (error.networkError || mine.length)) return { ok: false, problem: problemOf(error, mine) };
-  const game = 'pgn' in source ? result.data?.game : result.data?.analysis?.game;
-  return { ok: true, data: (game?.journeys?.[journey]?.route ?? null) as Result | null };
 }

@@ -7,7 +7,7 @@
  * squares under them are still clicked.
  */
 
-const SVG = 'http://www.w3.org/2000/svg';
+export const SVG = 'http://www.w3.org/2000/svg';
 
 /** A square's place on the board as drawn: column and row from the top left, in squares. */
 export interface Cell {
@@ -61,8 +61,8 @@ export function arrowLayer(files: number, ranks: number): SVGSVGElement {
   return svg;
 }
 
-/** Draws a path (its squares' names and cells, in order) as arrows on `layer`, replacing what it held. */
-export function drawArrows(layer: SVGSVGElement, names: readonly string[], cells: readonly Cell[]): void {
+/** Draws a path (its squares' names and cells, in order) as arrows on `layer` (an `<svg>` or a group), replacing what it held. */
+export function drawArrows(layer: SVGElement, names: readonly string[], cells: readonly Cell[]): void {
   const arrows: SVGGElement[] = [];
   for (let i = 1; i < cells.length; i++) {
     const shape = arrowShape(cells[i - 1], cells[i]);

@@ -5,8 +5,9 @@
  * SVG diagrams' glyphs (glyphs.ts); a path is drawn as arrows over the squares (arrows.ts): the
  * view's own (the smallest path) unless another is shown for a while (`showPath`, e.g. the path
  * under the pointer in the list). The buttons also show each square's step, sources, targets and
- * obstacles; in a game, the last move's squares and the chosen piece's journey (its squares
- * numbered in the order it stood on them).
+ * obstacles; in a game, the last move's squares, the chosen piece's journey (its squares
+ * numbered in the order it stood on them) and a maneuver's ways (its moves, the shorter way it
+ * had), each as arrows of their own colour in a layer apart from the path's.
  *
  * One square at a time is in the tab order (a roving tabindex); the arrow keys move focus across
  * the board as it is drawn (up is up on the screen whichever side is at the bottom), PageUp and
@@ -16,8 +17,17 @@
  * into view.
  */
 import { fileName, squareIndexOrMinus1, squareName } from '@chess-paths/engine';
-import { arrowLayer, type Cell, drawArrows } from './arrows.js';
+import { arrowLayer, type Cell, drawArrows, SVG } from './arrows.js';
 import { glyph, pieceWords } from './glyphs.js';
+
+/**
+ * A way drawn on a game's board: a maneuver's moves (`made`), the shorter way that stayed open
+ * (`open`), or the one the opponent closed (`closed`).
+ */
+export interface Way {
+  kind: 'made' | 'open' | 'closed';
+  squares: string[];
+}
 
 /** Which side is at the bottom of the board. */
 export type Orientation = 'WHITE' | 'BLACK';
@@ -45,6 +55,8 @@ export interface BoardView {
   visits?: Map<string, number[]>;
   /** The square of the chosen piece. */
   selected?: string;
+  /** Ways drawn as arrows besides the path (a maneuver's). */
+  ways?: Way[];
 }
 
 /** The letter of a piece: upper case white, lower case black (N for a knight). */
@@ -203,7 +215,7 @@ export class BoardGrid {
     const frame = document.createElement('div');
     frame.className = 'frame';
     frame.setAttribute('aria-hidden', 'true');
-    this.root.replaceChildren(...rows, fileRow, this.arrows, frame);
+    this.root.replaceChildren(...rows, fileRow, this.wayLayer(view.ways ?? []), this.arrows, frame);
     this.shown = [];
     this.showPath(null);
     const shape = `${files}x${ranks} ${this.side}`;
@@ -218,6 +230,24 @@ export class BoardGrid {
       if (hadFocus) current.focus();
       else if (fresh) this.reveal(current);
     }
+  }
+
+  /** The layer of a view's ways: one group of arrows a way, its kind as its class (style.css colours them). */
+  private wayLayer(ways: readonly Way[]): SVGSVGElement {
+    const layer = arrowLayer(this.view?.files ?? 8, this.view?.ranks ?? 8);
+    layer.setAttribute('class', 'ways');
+    for (const way of ways) {
+      const group = document.createElementNS(SVG, 'g');
+      group.setAttribute('class', `way ${way.kind}`);
+      const names = way.squares.filter((name) => this.cell(name) !== null);
+      drawArrows(
+        group,
+        names,
+        names.map((name) => this.cell(name) as Cell),
+      );
+      layer.append(group);
+    }
+    return layer;
   }
 
   /** Scrolls the board's box (never the page) to put a square in its middle, when it scrolls at all. */

@@ -1,27 +1,32 @@
 /**
  * The game mode's arithmetic, kept apart from the DOM so it can be read (and tested) on its own:
  * where the game on screen lives in the URL's hash (`#ply=21&piece=f1&route=1-3`, after
- * `analysis=<id>` for a saved game; a pasted PGN never goes into the URL), which piece stands where
- * after a given ply, the names of moves, what a route's distance says of the moves a piece used,
- * and what the board shows.
+ * `analysis=<id>` for a saved game, with `line=12.0.3` inside a variation and `maneuver=0` for a
+ * maneuver drawn; a pasted PGN never goes into the URL), which piece stands where after a given
+ * ply, the names of moves, what a route's distance says of the moves a piece used, and what the
+ * board shows.
  */
 import { parseFen } from '@chess-paths/engine';
-import type { GameData, JourneyData, PlyData, Result } from './api.js';
-import { type BoardView, pieceLetter } from './board.js';
+import type { Result } from './api.js';
+import { type BoardView, pieceLetter, type Way } from './board.js';
+import type { GameData, JourneyData, PlyData } from './game-api.js';
+import { type Line, lineAt, lineKey, parseLine } from './game-lines.js';
 
 /** Where the viewer stands in a game: plies played (0 = the start), the chosen piece, its route. */
 export interface GameSpot {
   /** The saved analysis the game comes from, or null for a pasted PGN. */
   analysis: string | null;
+  /** Main-line plies played; inside a variation, those before the move it replaces. */
   ply: number;
   /** The start square of the chosen piece's journey (which names it: one piece a square). */
   piece: string | null;
   /** The route asked: its first and last moves, 1-based. */
   route: [number, number] | null;
+  /** The maneuver of the chosen piece drawn on the board (its index among the piece's), or null. */
+  maneuver?: number | null;
+  /** Inside an author's variation: where (game-lines.ts); null or absent on the main line. */
+  line?: Line | null;
 }
-
-/** The position every standard game starts from. */
-export const STANDARD_START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
 /** The spot a URL hash names, or null when it names no game (no `ply`). */
 export function spotFromHash(hash: string): GameSpot | null {
@@ -30,11 +35,15 @@ export function spotFromHash(hash: string): GameSpot | null {
   if (!params.has('ply') || !Number.isInteger(ply) || ply < 0) return null;
   const piece = params.get('piece');
   const route = /^(\d+)-(\d+)$/.exec(params.get('route') ?? '');
+  const maneuver = /^\d+$/.test(params.get('maneuver') ?? '') ? Number(params.get('maneuver')) : null;
+  const chosen = piece && /^[a-h][1-8]$/.test(piece) ? piece : null;
   return {
     analysis: params.get('analysis') || null,
     ply,
-    piece: piece && /^[a-h][1-8]$/.test(piece) ? piece : null,
+    piece: chosen,
     route: route ? [Number(route[1]), Number(route[2])] : null,
+    maneuver: chosen ? maneuver : null,
+    line: parseLine(params.get('line')),
   };
 }
 
@@ -45,6 +54,8 @@ export function hashFromSpot(spot: GameSpot): string {
   params.set('ply', String(spot.ply));
   if (spot.piece) params.set('piece', spot.piece);
   if (spot.piece && spot.route) params.set('route', `${spot.route[0]}-${spot.route[1]}`);
+  if (spot.piece && spot.maneuver != null) params.set('maneuver', String(spot.maneuver));
+  if (spot.line) params.set('line', lineKey(spot.line));
   return `#${params.toString()}`;
 }
 
@@ -124,8 +135,10 @@ export function promotionMove(journey: JourneyData): number | null {
 }
 
 /**
- * What a route's distance says of the moves used: `used 3 moves, the shortest path was 2: a
- * detour`; when one of them is a move no path makes (`unmatchedMove`), that the two are not
+ * What a route's distance says of the moves used: `used 3 moves; the shortest path on the
+ * position before them was 2`. It only counts moves: whether a shorter way stayed open while the
+ * piece travelled is the maneuvers' question (the opponent moves meanwhile), so no detour is
+ * called here. When one of the moves is one no path makes (`unmatchedMove`), the two are not
  * compared.
  */
 export function verdict(used: number, distance: number | null, unmatched: string | null = null): string {
@@ -134,9 +147,9 @@ export function verdict(used: number, distance: number | null, unmatched: string
     return `used ${moves(used)}, ${which}: not compared with the shortest path`;
   }
   if (distance === null) return `used ${moves(used)}; no path led there on the position before: the way opened later`;
-  if (distance < used) return `used ${moves(used)}, the shortest path was ${distance}: a detour`;
-  if (distance === used) return `used ${moves(used)}, the shortest path was ${distance} too: no detour`;
-  return `used ${moves(used)}, the shortest path was ${distance} on the position before: the way opened later`;
+  if (distance === used) return `used ${moves(used)}, as many as the shortest path`;
+  const way = distance < used ? '' : ': the way opened later';
+  return `used ${moves(used)}; the shortest path on the position before them was ${distance}${way}`;
 }
 
 /** A tag's value, or '' when the game has no such tag (or only PGN's `?` for unknown). */
@@ -153,39 +166,51 @@ export function gameTitle(game: GameData): string {
   return title || `Game of ${game.plies.length} plies`;
 }
 
-/** A PGN text of a game as the API answers it (tags, start position, moves, result): to save it again. */
-export function pgnOf(game: GameData): string {
-  const lines = game.tags.map((t) => `[${t.name} "${t.value.replace(/["\\]/g, '\\$&')}"]`);
-  if (game.start.fen !== STANDARD_START && !game.tags.some((t) => t.name === 'FEN')) {
-    lines.push('[SetUp "1"]', `[FEN "${game.start.fen}"]`);
-  }
-  const words = game.plies.map((p, i) => (p.color === 'WHITE' || i === 0 ? moveLabel(p) : p.san));
-  return `${lines.join('\n')}${lines.length ? '\n\n' : ''}${[...words, game.result].join(' ')}\n`;
-}
-
-/** The FEN after `ply` plies (0: the start). */
-export function fenAfter(game: GameData, ply: number): string {
+/** The FEN after `ply` plies of the main line (0: the start), or at a variation's move. */
+export function fenAfter(game: GameData, ply: number, line: Line | null = null): string {
+  const inLine = line ? lineAt(game, line) : null;
+  if (inLine) return inLine.ply.position.fen;
   return ply === 0 ? game.start.fen : game.plies[ply - 1].position.fen;
 }
 
-/** The board after `ply` plies: its pieces, the last move, the chosen piece's journey and a route's layers. */
-export function gameBoard(game: GameData, ply: number, chosen: JourneyData | null, route: Result | null): BoardView {
-  const last = game.plies[ply - 1];
+/** What the board shows besides the position: a variation's move, a maneuver's ways. */
+export interface BoardExtras {
+  line?: Line | null;
+  ways?: Way[];
+}
+
+/**
+ * The board after `ply` plies (or at a variation's move): its pieces, the last move and, on the
+ * main line, the chosen piece's journey, a route's layers and a maneuver's ways. A variation
+ * shows its position alone: journeys and routes are of the main line.
+ */
+export function gameBoard(
+  game: GameData,
+  ply: number,
+  chosen: JourneyData | null,
+  route: Result | null,
+  extras: BoardExtras = {},
+): BoardView {
+  const inLine = extras.line ? lineAt(game, extras.line) : null;
+  const last = inLine ? inLine.ply : game.plies[ply - 1];
+  const shown = inLine ? null : route;
+  const fen = fenAfter(game, ply, inLine ? extras.line : null);
   const view: BoardView = {
     files: 8,
     ranks: 8,
-    sources: route?.sources.squares ?? [],
-    targets: route?.targets.squares ?? [],
+    sources: shown?.sources.squares ?? [],
+    targets: shown?.targets.squares ?? [],
     obstacles: [],
     steps: new Map(),
-    path: route?.path?.squares ?? [],
-    pieces: new Map(parseFen(fenAfter(game, ply)).pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
+    path: shown?.path?.squares ?? [],
+    pieces: new Map(parseFen(fen).pieces.map((p) => [p.square, pieceLetter(p.role, p.color)])),
     moved: last ? [last.from, last.to] : [],
+    ways: inLine ? [] : (extras.ways ?? []),
   };
-  route?.layers.forEach((layer, step) => {
+  shown?.layers.forEach((layer, step) => {
     for (const square of layer.squares) view.steps.set(square, step);
   });
-  if (chosen) {
+  if (chosen && !inLine) {
     const visits = new Map<string, number[]>();
     chosen.squares.forEach((square, k) => {
       visits.set(square, [...(visits.get(square) ?? []), k]);

@@ -1,15 +1,20 @@
 /**
  * The viewer's game mode, so the path question's page (main.ts) stays about paths: a pasted PGN,
- * or a saved analysis's game, asked as `game(pgn:)`; its tags and plies (a move list); stepping
- * through them with buttons, and with Left/Right and Home/End anywhere but the board and the form
- * fields (the board keeps its arrows for moving between squares); the position after the current
- * ply on the board with the move's squares marked. A piece clicked (or Enter on it) shows its
- * journey (journey.ts), whose routes are compared with the moves it used. The spot lives in the
- * URL's hash; a pasted PGN is kept in sessionStorage for a reload, never in the URL.
+ * or a saved analysis's game, asked as `game(pgn:)`; its tags and the annotated PGN's download
+ * (game-header.ts), its moves as the author wrote them with comments, marks, variations and the
+ * result (move-list.ts); stepping through them with buttons, and with Left/Right and Home/End
+ * anywhere but the board and the form fields (the board keeps its arrows for moving between
+ * squares). Left and Right step along the line on the board, a variation's too; Home and End go
+ * to the main line's ends. The position on the board has the move's squares marked. A piece
+ * clicked (or Enter on it) shows its journey and maneuvers (journey.ts), drawn on the board. The
+ * spot lives in the URL's hash; a pasted PGN is kept in sessionStorage for a reload, never in the
+ * URL.
  */
 import type { Saveable } from './analyses.js';
-import { askGame, type GameData, type GameSource } from './api.js';
 import type { BoardGrid } from './board.js';
+import { askGame, type GameData, type GameSource } from './game-api.js';
+import { GameHeader } from './game-header.js';
+import { branchPly, type Line, lineAt, lineBack, lineForward, replacedMove } from './game-lines.js';
 import {
   fenAfter,
   type GameSpot,
@@ -18,12 +23,11 @@ import {
   hashFromSpot,
   journeyOn,
   moveLabel,
-  pgnOf,
   pieceName,
   spotFromHash,
-  tag,
 } from './game-state.js';
 import { JourneyPanel } from './journey.js';
+import { MoveList } from './move-list.js';
 import { el } from './render.js';
 
 /** Where a pasted PGN waits for a reload of the page. */
@@ -71,8 +75,8 @@ export class GameMode {
     fen: el('code', 'ply-fen'),
     paths: button('Paths on this position', 'game-paths'),
   };
-  private readonly tags = el('dl', 'facts game-tags');
-  private readonly moves = el('ol', 'move-list');
+  private readonly header: GameHeader;
+  private readonly moves: MoveList;
   private readonly journey: JourneyPanel;
 
   /** Binds to the page: the PGN field and its buttons, `navRoot` under the board, `panelRoot` beside it. */
@@ -90,8 +94,8 @@ export class GameMode {
     this.leaveButton.addEventListener('click', () => this.leave(true));
     const { first, prev, next, last, status, fen, paths } = this.nav;
     first.addEventListener('click', () => this.go(0));
-    prev.addEventListener('click', () => this.go(this.spot.ply - 1));
-    next.addEventListener('click', () => this.go(this.spot.ply + 1));
+    prev.addEventListener('click', () => this.step(-1));
+    next.addEventListener('click', () => this.step(1));
     last.addEventListener('click', () => this.go(this.game?.plies.length ?? 0));
     paths.addEventListener('click', () => host.askPaths(this.fen()));
     status.setAttribute('role', 'status');
@@ -105,7 +109,9 @@ export class GameMode {
       moveTo: (spot) => this.move(spot),
       changed: () => this.render(),
     });
-    panelRoot.replaceChildren(this.tags, el('h3', '', 'Moves'), this.moves, this.journey.root);
+    this.header = new GameHeader(host.error);
+    this.moves = new MoveList({ go: (ply) => this.go(ply), goLine: (line) => this.goLine(line) });
+    panelRoot.replaceChildren(...this.header.parts, el('h3', '', 'Moves'), this.moves.root, this.journey.root);
     document.addEventListener('keydown', (event) => this.keydown(event));
   }
 
@@ -189,8 +195,9 @@ export class GameMode {
     if (!answer.data) return 'That analysis has no game.';
     this.game = answer.data;
     this.source = source;
-    if ('analysis' in source) this.pgnInput.value = pgnOf(answer.data);
-    this.fill(answer.data);
+    if ('analysis' in source) this.pgnInput.value = answer.data.text ?? '';
+    this.header.fill(answer.data, source);
+    this.moves.fill(answer.data);
     this.leaveButton.hidden = false;
     this.panelRoot.hidden = false;
     this.host.onMode(true);
@@ -211,54 +218,49 @@ export class GameMode {
     this.host.onMode(false);
   }
 
-  /** Goes to a spot: its ply, piece and route (asked again when it changed). */
+  /** Goes to a spot: its ply (or variation's move), piece, maneuver and route (asked again when it changed). */
   private move(spot: GameSpot, entry: 'push' | 'replace' = 'replace'): void {
     const game = this.game;
     if (!game) return;
-    const ply = Math.max(0, Math.min(spot.ply, game.plies.length));
-    this.spot = { ...spot, ply, analysis: this.source && 'analysis' in this.source ? this.source.analysis : null };
+    // A line the game lacks (a URL from another game) is the main line.
+    const line = spot.line && lineAt(game, spot.line) ? spot.line : null;
+    const ply = line ? branchPly(line) : Math.max(0, Math.min(spot.ply, game.plies.length));
+    const analysis = this.source && 'analysis' in this.source ? this.source.analysis : null;
+    this.spot = { ...spot, ply, line, analysis };
     this.journey.follow(this.spot);
     this.render(entry);
   }
 
-  /** Steps to the position after `ply` plies. */
+  /** Steps to the position after `ply` plies of the main line. */
   go(ply: number): void {
-    if (this.game) this.move({ ...this.spot, ply });
+    if (this.game) this.move({ ...this.spot, ply, line: null });
+  }
+
+  /** Shows a variation's move. */
+  private goLine(line: Line): void {
+    if (this.game) this.move({ ...this.spot, line });
+  }
+
+  /** One move forward (1) or back (-1) along the line on the board: the main line, or a variation. */
+  private step(by: 1 | -1): void {
+    const game = this.game;
+    const line = this.spot.line;
+    if (!game) return;
+    if (!line) this.go(this.spot.ply + by);
+    else if (by === 1) this.goLine(lineForward(game, line));
+    else {
+      const back = lineBack(line);
+      if ('ply' in back) this.go(back.ply);
+      else this.goLine(back.line);
+    }
   }
 
   /** The FEN on the board. */
   private fen(): string {
-    return this.game ? fenAfter(this.game, this.spot.ply) : '';
+    return this.game ? fenAfter(this.game, this.spot.ply, this.spot.line ?? null) : '';
   }
 
-  /** Shows a new game's tags and moves. */
-  private fill(game: GameData): void {
-    const rows = ['White', 'Black', 'Event', 'Site', 'Date'].map((name) => [name, tag(game, name)]);
-    rows.push(['Result', tag(game, 'Result') || game.result]);
-    this.tags.replaceChildren(
-      ...rows.filter(([, value]) => value).flatMap(([name, value]) => [el('dt', '', name), el('dd', '', value)]),
-    );
-    this.tags.setAttribute('aria-label', gameTitle(game));
-    let item: HTMLLIElement | null = null;
-    const items: HTMLLIElement[] = [];
-    game.plies.forEach((ply, i) => {
-      if (ply.color === 'WHITE' || !item) {
-        item = document.createElement('li');
-        item.value = Math.ceil(ply.number / 2);
-        if (ply.color === 'BLACK') item.append(el('span', 'ellipsis', '…'));
-        items.push(item);
-      }
-      const b = button(ply.san, '', moveLabel(ply));
-      b.className = 'ply';
-      b.dataset.ply = String(i + 1);
-      b.tabIndex = -1;
-      b.addEventListener('click', () => this.go(i + 1));
-      item.append(b);
-    });
-    this.moves.replaceChildren(...items);
-  }
-
-  /** Redraws the board, the navigation and the marks of the current ply. */
+  /** Redraws the board, the navigation and the marks of the current move. */
   private render(entry: 'push' | 'replace' = 'replace'): void {
     const game = this.game;
     if (!game) return;
@@ -266,76 +268,78 @@ export class GameMode {
     if (entry === 'push') history.pushState(null, '', url);
     else if (location.href !== new URL(url, location.href).href) history.replaceState(null, '', url);
     const { ply } = this.spot;
+    const line = this.spot.line ?? null;
+    const inLine = line ? lineAt(game, line) : null;
     const last = game.plies[ply - 1];
-    this.nav.status.textContent = last
-      ? `After ${moveLabel(last)} (ply ${ply} of ${game.plies.length})`
-      : `Start position (${game.plies.length} plies)`;
-    this.nav.fen.textContent = this.fen();
-    this.nav.first.disabled = this.nav.prev.disabled = ply === 0;
-    this.nav.next.disabled = this.nav.last.disabled = ply === game.plies.length;
-    const journeyPlies = new Set(this.journey.chosen()?.plies ?? []);
-    for (const b of this.moves.querySelectorAll<HTMLButtonElement>('button.ply')) {
-      const at = Number(b.dataset.ply);
-      const current = at === ply;
-      b.classList.toggle('current', current);
-      b.classList.toggle('journey-ply', journeyPlies.has(game.plies[at - 1].number));
-      if (current) b.setAttribute('aria-current', 'step');
-      else b.removeAttribute('aria-current');
-      b.tabIndex = current || (ply === 0 && at === 1) ? 0 : -1;
-      if (current) this.reveal(b);
+    const replaced = line ? replacedMove(game, line) : null;
+    if (inLine && replaced) {
+      this.nav.status.textContent = `In a variation: after ${moveLabel(inLine.ply)} (instead of ${moveLabel(replaced)})`;
+    } else {
+      this.nav.status.textContent = last
+        ? `After ${moveLabel(last)} (ply ${ply} of ${game.plies.length})`
+        : `Start position (${game.plies.length} plies)`;
     }
+    this.nav.fen.textContent = this.fen();
+    this.nav.first.disabled = this.nav.prev.disabled = ply === 0 && !line;
+    this.nav.last.disabled = ply === game.plies.length && !line;
+    this.nav.next.disabled = inLine ? inLine.index === inLine.plies.length : ply === game.plies.length;
     const chosen = this.journey.chosen();
-    this.host.hint.textContent = chosen
-      ? `${pieceName(chosen)}: its squares are numbered in the order it stood on them.`
-      : 'Click a piece (or press Enter on it) to follow its journey.';
-    const view = gameBoard(game, ply, chosen, this.journey.route());
+    const number = (played: number) => game.plies[played - 1]?.number ?? 0;
+    this.moves.show(ply, line, new Set(chosen?.plies ?? []), number);
+    if (inLine) this.host.hint.textContent = 'A variation: journeys and maneuvers are of the main line.';
+    else if (chosen)
+      this.host.hint.textContent = `${pieceName(chosen)}: its squares are numbered in the order it stood on them.`;
+    else this.host.hint.textContent = 'Click a piece (or press Enter on it) to follow its journey.';
+    const view = gameBoard(game, ply, chosen, this.journey.route(), { line, ways: this.journey.ways() });
     this.host.grid.draw(view);
     this.host.onChange();
-  }
-
-  /** Scrolls the move list (only it, never the page) to show a move. */
-  private reveal(b: HTMLElement): void {
-    const list = this.moves;
-    if (b.offsetTop < list.scrollTop) list.scrollTop = b.offsetTop;
-    else if (b.offsetTop + b.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = b.offsetTop + b.offsetHeight - list.clientHeight;
-    }
   }
 
   /** A click (or Enter) on a square: chooses the piece standing there, or lets it go. */
   pick(square: string): void {
     const game = this.game;
     if (!game) return;
+    if (this.spot.line) {
+      this.host.hint.textContent = 'Journeys follow the main line: click one of its moves, then a piece.';
+      return;
+    }
     const index = journeyOn(game, square, this.spot.ply);
     if (index < 0) {
       this.host.hint.textContent = `No piece stands on ${square} now: click a piece.`;
       return;
     }
     const start = game.journeys[index].squares[0];
-    this.move({ ...this.spot, piece: this.spot.piece === start ? null : start, route: null });
+    this.move({ ...this.spot, piece: this.spot.piece === start ? null : start, route: null, maneuver: null });
   }
 
-  /** Left/Right and Home/End step through the plies, except on the board and in form fields. */
+  /**
+   * Left/Right step along the line on the board, Home/End to the main line's ends; not on the
+   * board (its arrows move between squares) nor in form fields. A key pressed in the move list
+   * keeps the focus on the current move.
+   */
   private keydown(event: KeyboardEvent): void {
     const game = this.game;
     if (!game || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     const target = event.target as HTMLElement;
     if (target.closest?.('#board, input, textarea, select, [contenteditable="true"]')) return;
-    const { ply } = this.spot;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: game.plies.length }[event.key];
-    if (to === undefined) return;
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => this.step(-1),
+      ArrowRight: () => this.step(1),
+      Home: () => this.go(0),
+      End: () => this.go(game.plies.length),
+    };
+    const act = keys[event.key];
+    if (!act) return;
     event.preventDefault();
-    this.go(to);
-    if (target.closest?.('.move-list')) {
-      this.moves.querySelector<HTMLButtonElement>('button.ply[tabindex="0"]')?.focus();
-    }
+    act();
+    if (target.closest?.('.move-list')) this.moves.focusCurrent();
   }
 
   /** The game as an analysis to save: its PGN, the spot in the notes, and the route asked, if any. */
   saveable(): Saveable | null {
     const game = this.game;
     if (!game || !this.source) return null;
-    const pgn = 'pgn' in this.source ? this.source.pgn : pgnOf(game);
+    const pgn = 'pgn' in this.source ? this.source.pgn : (game.text ?? '');
     const route = this.journey.routeQuery();
     const notes = `viewer${hashFromSpot({ ...this.spot, analysis: null })}`;
     return { title: gameTitle(game), notes, fen: '', queries: route ? [route] : [], pgn };

@@ -1,27 +1,26 @@
 /**
  * The viewer's game arithmetic (src/viewer/game-state.ts), without a browser: the URL hash round
- * trip, where each piece stands after a ply (checked against every FEN of the game), move labels,
- * the route verdicts (and the moves no path makes: a pawn's capture, castling), where a pawn
- * promoted, and the PGN the viewer writes to save an opened game again, read back by
- * the engine's own reader into the same game (a game from a FEN at Black's move too).
+ * trip (a variation's move and a maneuver drawn too), where each piece stands after a ply
+ * (checked against every FEN of the game), move labels, the route verdicts (which count moves and
+ * call nothing a detour; the moves no path makes: a pawn's capture, castling), where a pawn
+ * promoted, and the board inside a variation (its position alone).
  */
 
-import { parseFen, readGame } from '@chess-paths/engine';
+import { parseFen } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
-import type { GameData } from '../../src/viewer/api.js';
 import {
   gameBoard,
   gameTitle,
   hashFromSpot,
   journeyOn,
   moveLabel,
-  pgnOf,
   promotionMove,
   spotFromHash,
   standing,
   unmatchedMove,
   verdict,
 } from '../../src/viewer/game-state.js';
+import { gameData } from '../support/viewer-game-data.js';
 
 const OPERA = `[Event "Paris"]
 [White "Paul Morphy"]
@@ -32,29 +31,37 @@ const OPERA = `[Event "Paris"]
 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8
 17. Rd8# 1-0`;
 
-/** A game read by the engine, in the shape the viewer asks the API for. */
-function gameData(pgn: string): GameData {
-  const game = readGame(pgn);
-  return {
-    tags: game.tags,
-    start: { fen: game.startFen },
-    result: game.result,
-    plies: game.plies.map(({ fen, ...ply }) => ({ ...ply, position: { fen } })),
-    journeys: game.journeys.map(({ promotedAtMove: _, ...journey }) => journey),
-  };
-}
-
 describe('viewer game state', () => {
   const opera = gameData(OPERA);
 
   it('keeps the spot in the hash, and only a game spot', () => {
-    const spot = { analysis: 'a-1', ply: 10, piece: 'f1', route: [1, 3] as [number, number] };
+    const spot = {
+      analysis: 'a-1',
+      ply: 10,
+      piece: 'f1',
+      route: [1, 3] as [number, number],
+      maneuver: null,
+      line: null,
+    };
     expect(hashFromSpot(spot)).toBe('#analysis=a-1&ply=10&piece=f1&route=1-3');
     expect(spotFromHash(hashFromSpot(spot))).toEqual(spot);
-    expect(spotFromHash('#ply=0')).toEqual({ analysis: null, ply: 0, piece: null, route: null });
+    const none = { analysis: null, piece: null, route: null, maneuver: null, line: null };
+    expect(spotFromHash('#ply=0')).toEqual({ ...none, ply: 0 });
     expect(hashFromSpot({ analysis: null, ply: 3, piece: null, route: [1, 2] })).toBe('#ply=3');
     for (const hash of ['', '#', '#piece=f1', '#ply=-1', '#ply=x', '#ply=1.5']) expect(spotFromHash(hash)).toBeNull();
-    expect(spotFromHash('#ply=2&piece=z9&route=a-b')).toEqual({ analysis: null, ply: 2, piece: null, route: null });
+    expect(spotFromHash('#ply=2&piece=z9&route=a-b')).toEqual({ ...none, ply: 2 });
+    // A maneuver drawn, and a variation's move.
+    const drawn = { ...none, ply: 2, piece: 'b1', maneuver: 0 };
+    expect(hashFromSpot(drawn)).toBe('#ply=2&piece=b1&maneuver=0');
+    expect(spotFromHash(hashFromSpot(drawn))).toEqual(drawn);
+    const inLine = { ...none, ply: 11, line: [12, 0, 2, 0, 1] };
+    expect(hashFromSpot(inLine)).toBe('#ply=11&line=12.0.2.0.1');
+    expect(spotFromHash(hashFromSpot(inLine))).toEqual(inLine);
+    for (const line of ['12', '12.0', '12..1', '12.0.x', '-1.0.1']) {
+      expect(spotFromHash(`#ply=1&line=${line}`)?.line).toBeNull();
+    }
+    // A maneuver is a piece's: without a piece it is dropped.
+    expect(spotFromHash('#ply=1&maneuver=2')?.maneuver).toBeNull();
   });
 
   it('finds every piece where each FEN of the game puts it', () => {
@@ -88,9 +95,12 @@ describe('viewer game state', () => {
   it('names moves and verdicts', () => {
     expect(moveLabel(opera.plies[10])).toBe('6. Bc4');
     expect(moveLabel(opera.plies[21])).toBe('11... Nbd7');
-    expect(verdict(3, 2)).toBe('used 3 moves, the shortest path was 2: a detour');
-    expect(verdict(1, 1)).toBe('used 1 move, the shortest path was 1 too: no detour');
-    expect(verdict(2, 5)).toMatch(/^used 2 moves, the shortest path was 5 on the position before/);
+    // Moves counted, nothing called a detour: whether a shorter way stayed open is the maneuvers' question.
+    expect(verdict(3, 2)).toBe('used 3 moves; the shortest path on the position before them was 2');
+    expect(verdict(1, 1)).toBe('used 1 move, as many as the shortest path');
+    expect(verdict(2, 5)).toBe(
+      'used 2 moves; the shortest path on the position before them was 5: the way opened later',
+    );
     expect(verdict(2, null)).toMatch(/^used 2 moves; no path/);
     expect(gameTitle(opera)).toBe('Paul Morphy – Duke Karl / Count "Isouard", Paris');
   });
@@ -124,15 +134,18 @@ describe('viewer game state', () => {
     );
   });
 
-  it('writes a PGN the engine reads back into the same game', () => {
-    expect(gameData(pgnOf(opera))).toEqual(opera);
-    const fromFen = gameData('[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 17"]\n\n17... Kd7 18. e4 Ke6 *');
-    expect(fromFen.plies[0].number).toBe(34);
-    expect(moveLabel(fromFen.plies[0])).toBe('17... Kd7');
-    expect(gameData(pgnOf(fromFen))).toEqual(fromFen);
-    const noTags = gameData('1. e4 e5 *');
-    expect(pgnOf({ ...noTags, start: { fen: fromFen.start.fen } })).toContain(
-      '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 17"]',
-    );
+  it('shows a variation’s position alone on the board: no journey, no route', () => {
+    const game = gameData('1. e4 e5 2. Nf3 (2. Bc4 Nf6 (2... Bc5 3. Qh5)) 2... Nc6 *');
+    const knight = game.journeys.find((j) => j.squares[0] === 'g1') ?? null;
+    const main = gameBoard(game, 2, knight, null);
+    expect(main.visits?.size).toBe(2);
+    const nested = gameBoard(game, 2, knight, null, { line: [3, 0, 2, 0, 2] });
+    expect(nested.moved).toEqual(['d1', 'h5']);
+    expect(nested.pieces.get('h5')).toBe('Q');
+    expect(nested.pieces.get('c5')).toBe('b');
+    expect(nested.visits).toBeUndefined();
+    expect(nested.selected).toBeUndefined();
+    // A line the game lacks shows the main line's position.
+    expect(gameBoard(game, 2, null, null, { line: [3, 4, 1] }).moved).toEqual(['e7', 'e5']);
   });
 });

@@ -5,10 +5,11 @@
  * list and the keys, and at every ply visited the board's pieces are checked against the FEN the
  * page shows, and that FEN against the API's; the f1 bishop's journey is chosen (a click, then
  * Enter), its moves 1 to 3 compared with the shortest path (used 3, shortest 2, the layers as the
- * library solves them); the game is saved, opened again from the list, reloaded, left and
- * re-entered with back and forward; a bad PGN shows the server's message; at a phone's width
- * nothing scrolls sideways. No console error, no failed request, nothing from another host.
- * Screenshots go to `test-artifacts/viewer-game-*.png`. Skipped outside CI without /usr/bin/chromium.
+ * library solves them; moves counted, not called a detour, which is the maneuvers' word); the
+ * game is saved, opened again from the list, reloaded, left and re-entered with back and
+ * forward; a bad PGN shows the server's message; at a phone's width nothing scrolls sideways. No
+ * console error, no failed request, nothing from another host. Screenshots go to
+ * `test-artifacts/viewer-game-*.png`. Skipped outside CI without /usr/bin/chromium.
  */
 import { mkdirSync } from 'node:fs';
 import { solve } from '@chess-paths/engine';
@@ -219,7 +220,7 @@ describe.skipIf(skipBrowser('viewer game'))('viewer game mode in headless Chromi
     await expect.poll(() => page.locator('.route-answer').innerText(), SHOWN).toMatch(/\S/);
     const verdict = page.locator('.route-verdict');
     expect(await page.locator('.route-answer').innerText()).toContain(
-      'used 3 moves, the shortest path was 2: a detour',
+      'used 3 moves; the shortest path on the position before them was 2',
     );
     expect(await verdict.getAttribute('data-used')).toBe('3');
     expect(await verdict.getAttribute('data-distance')).toBe('2');
@@ -242,7 +243,7 @@ describe.skipIf(skipBrowser('viewer game'))('viewer game mode in headless Chromi
     await expect.poll(() => page.locator('#answer-title').innerText(), SHOWN).toBe('Answer');
     await page.locator('.open-analysis', { hasText: 'Opera Game' }).click();
     await expectPly(page, 10);
-    await expect.poll(() => verdict.innerText(), SHOWN).toContain('used 3 moves, the shortest path was 2: a detour');
+    await expect.poll(() => verdict.innerText(), SHOWN).toContain('used 3 moves; the shortest path on the position');
     expect(await page.locator('.game-tags').innerText()).toContain('Paul Morphy');
     const hash = new URL(page.url()).hash;
     expect(hash).toMatch(/^#analysis=[^&]+&ply=10&piece=f1&route=1-3$/);
@@ -250,7 +251,7 @@ describe.skipIf(skipBrowser('viewer game'))('viewer game mode in headless Chromi
     // A reload finds it from the URL; back leaves the game, forward enters it again.
     await page.reload({ waitUntil: 'load' });
     await expectPly(page, 10);
-    await expect.poll(() => verdict.innerText(), SHOWN).toContain('a detour');
+    await expect.poll(() => verdict.innerText(), SHOWN).toContain('before them was 2');
     await page.goBack();
     await expect.poll(() => page.locator('#answer-title').innerText(), SHOWN).toBe('Answer');
     expect(await page.locator('#piece').isVisible()).toBe(true);
