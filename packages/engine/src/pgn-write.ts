@@ -34,11 +34,12 @@ export function writePgn(game: Game, options: WritePgnOptions = {}): string {
 function writeLine(plies: readonly GamePly[], tokens: string[], added: ReadonlyMap<number, string[]>, main: boolean) {
   let numberNext = true; // the first move, and a black move after a comment or variation, take a number
   for (const ply of plies) {
-    for (const comment of ply.commentsBefore) tokens.push(commentToken(comment));
-    if (ply.commentsBefore.length > 0) numberNext = true;
+    // A comment before a move goes between its number and its SAN: before the number it would
+    // follow the previous move when read again.
     const full = Math.ceil(ply.number / 2);
     if (ply.color === 'WHITE') tokens.push(`${full}.`);
-    else if (numberNext) tokens.push(`${full}...`);
+    else if (numberNext || ply.commentsBefore.length > 0) tokens.push(`${full}...`);
+    for (const comment of ply.commentsBefore) tokens.push(commentToken(comment));
     tokens.push(ply.san);
     for (const nag of ply.nags) tokens.push(`$${nag}`);
     numberNext = false;

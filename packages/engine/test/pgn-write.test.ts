@@ -37,9 +37,13 @@ describe('writing a game back', () => {
     const game = readGame(text);
     const written = writePgn(game);
     expect(written).toBe(
-      '[White "A \\"quoted\\" name"]\n\n{Before the game} 1. e4 $1 {after e4} (1. d4 {a comment} 1... d5 (1... Nf6 $5)\n2. c4) 1... e5 2. Nf3 {the end} *\n',
+      '[White "A \\"quoted\\" name"]\n\n1. {Before the game} e4 $1 {after e4} (1. d4 {a comment} 1... d5 (1... Nf6 $5)\n2. c4) 1... e5 2. Nf3 {the end} *\n',
     );
     expect(readGame(written)).toEqual(game);
+    // A comment before a later move stays before it.
+    const before = readGame('1. e4 e5 2. {the knight now} Nf3 Nc6 3. Bb5 {the bishop} 3... {and now} a6 *');
+    expect(writePgn(before)).toBe('1. e4 e5 2. {the knight now} Nf3 Nc6 3. Bb5 {the bishop} 3... {and now} a6 *\n');
+    expect(readGame(writePgn(before))).toEqual(before);
     const brace = readGame('1. e4 ; a } in a line comment\n1... e5 *');
     expect(writePgn(brace)).toBe('1. e4 ;a } in a line comment\n1... e5 *\n');
     expect(readGame(writePgn(brace))).toEqual(brace);
