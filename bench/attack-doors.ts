@@ -1,6 +1,6 @@
 /**
- * The "doors" of `npm run bench:attack`: pictures asked for through `GET /diagram.svg` and
- * `position { paths { overlay { svg } } }`. They were moved onto the same bounded road as GraphQL
+ * The "doors" of `npm run bench:attack`: pictures asked for through `GET /diagram.svg`,
+ * `GET /diagram.png` and `position { paths { overlay { svg } } }`. They were moved onto the same bounded road as GraphQL
  * path questions (cost, admission, engine budget, worker pool, answer size checked before
  * drawing, SVG streamed with backpressure, a client that takes nothing for SEND_STALL_MS
  * dropped); these attacks check that road from outside, with the same fresh server, probes and
@@ -24,6 +24,12 @@
  *   FENs above (6 targets, so 6 distinct questions).
  * - sigterm-diagrams: SIGTERM 250 ms after 20 256 x 256 GETs were sent: the time to exit against
  *   SHUTDOWN_TIMEOUT_MS, and whether any answer was cut mid-body.
+ * - pngs-seed: 60 GETs at once of the seed's PNG, each of another width (1141 to 1200 pixels), so
+ *   each is rasterised: light questions, so nothing waits at admission and every PNG goes to the
+ *   worker pool's queue, which the event loop must not feel.
+ * - pngs-64-widest: 10 GETs at once of the 64 x 64 queens diagram as a PNG 4064 pixels wide (4064
+ *   x 4105, nearly PNG_MAX_PIXELS; 4096 would be over it): the largest rasterising, a 2.5 MB SVG,
+ *   on each request's engine budget (ENGINE_BUDGET_MS).
  */
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
@@ -54,6 +60,9 @@ const diagramPath = (fen: string, side: number, from: string, to: string[]) =>
 // Files: a..z, aa..az, ba..bl is file 64; i + v is file 256.
 const DIAGRAM_64 = diagramPath(FEN_64, 64, 'a64', ['b64', 'bl1']);
 const DIAGRAM_256 = diagramPath(FEN_256, 256, 'iv1', ['a206', 'iv206']);
+/** The seed's PNG, `width` pixels wide. */
+const seedPng = (width: number) => `/diagram.png?piece=KING&from=e4&to=a1,h8&path=true&width=${width}`;
+const PNG_64_WIDEST = `${DIAGRAM_64.replace('/diagram.svg', '/diagram.png')}&width=4064`;
 
 /** 6 aliased position pictures, one request. */
 const positionPictures = (fen: string, side: number, from: string, to: string[]) =>
@@ -253,6 +262,16 @@ export const DOORS: Record<string, Attack> = {
       ),
     }),
   },
+  'pngs-seed': {
+    run: async (ctx) => ({
+      main: phaseOf(
+        await Promise.all(
+          Array.from({ length: 60 }, (_, i) => getOnce(ctx.server.url, seedPng(1200 - i), ctx.timeoutMs)),
+        ),
+      ),
+    }),
+  },
+  'pngs-64-widest': { run: async (ctx) => ({ main: phaseOf(await getAll(ctx, PNG_64_WIDEST, 10)) }) },
   'sigterm-diagrams': {
     env: BIG,
     run: async (ctx) => {

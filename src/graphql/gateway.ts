@@ -9,6 +9,8 @@ import type { ApolloServer, GraphQLResponse, HTTPGraphQLRequest, HTTPGraphQLResp
 import { replayable } from './caching/replay.js';
 import { type Context, createContext, endRequest, persistFresh, releasePlace } from './request/context.js';
 import type { Services } from './request/services.js';
+import { rasterWeight } from './work/dispatch.js';
+import { pngHeight } from './work/raster.js';
 
 /** One request's passage through the GraphQL layer. */
 export interface GraphqlExchange {
@@ -20,6 +22,17 @@ export interface GraphqlExchange {
    * object rather than JSON text, since that door sends something else.
    */
   executeOperation(operation: { query: string; variables: Record<string, unknown> }): Promise<GraphQLResponse>;
+  /**
+   * After `executeOperation`: makes a picture's SVG (of `svgWidth` x `svgHeight` user units) into
+   * a PNG `width` pixels wide, as engine work of the same request (its engine budget, on the worker
+   * pool, behind its place at admission if it holds one). Throws what stopped it: the budget spent
+   * (`EngineBudgetError`), the pool's queue full (`OverloadedError`), the request over.
+   */
+  rasterize(
+    picture: { svg: string; svgWidth: number; svgHeight: number },
+    width: number,
+    maxPixels: number,
+  ): Promise<Uint8Array>;
   /**
    * The answer is made in full and handed to the socket. Its place at admission goes to the next
    * heavy request once it is sent (until then the request still holds what it solved, for the
@@ -81,6 +94,13 @@ export class GraphqlGateway {
           releasePlace(operationContext);
           throw error;
         }
+      },
+      rasterize: async ({ svg, svgWidth, svgHeight }, width, maxPixels) => {
+        if (!context) throw new Error('rasterize() comes after executeOperation()');
+        const weight = rasterWeight(width * pngHeight(svgWidth, svgHeight, width), svg.length);
+        const [png] = await context.work.run('raster', [{ svg, width, maxPixels }], [weight]);
+        if (png instanceof Error) throw png;
+        return png as Uint8Array;
       },
       answered: () => {
         const answeredContext = context;

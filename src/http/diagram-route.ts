@@ -1,58 +1,55 @@
 /**
- * `GET /diagram.svg?piece=KING&from=e4&to=a1,h8`: the diagram of a path question as an embeddable
- * image (`<img src="/diagram.svg?...">`). Optional parameters: `board=10x10`, `mask` (0x + hex),
- * `blocked=c2,d3`, `fen` (its pieces are drawn and block), `orientation=white|black`,
- * `avoidAttacked=true` (with `fen`: the piece standing on `from` moves, and the squares the other
- * colour attacks are impassable and marked; `piece` may then be left out), `path=true` (draw
- * the lexicographically smallest shortest path) and `betza=NN` (a fairy piece in Betza notation:
- * `piece` is then FAIRY, and may be left out). The Betza text goes to the PathQuery as it is, so
- * the engine reads it and refuses what is not of its subset (400, under `betza`); only its length
- * is checked here, against MAX_BETZA_LENGTH, as the board's side and the FEN's length are.
+ * `GET /diagram.svg?piece=KING&from=e4&to=a1,h8` and `GET /diagram.png?...`: the diagram of a path
+ * question as an embeddable image (`<img src="/diagram.svg?...">`), as SVG or as PNG. The question's
+ * parameters (`diagram-question.ts`) are the same for both: `piece`, `from`, `to`, `board`, `mask`,
+ * `blocked`, `fen`, `avoidAttacked`, `orientation`, `path`, `betza`; the PNG takes `width` besides
+ * (pixels, default PNG_DEFAULT_WIDTH, at most PNG_MAX_WIDTH). Any other parameter is refused.
  *
- * Any other parameter is refused (a misspelt one would otherwise be ignored, and its picture
- * cached). Answers never change for the same URL: `Cache-Control` is PATH_CACHE_CONTROL, with an ETag and
- * 304 on a matching If-None-Match. Bad input is 400 `text/plain` naming the parameter and the
- * value, e.g. `from: "z9" is not a square on an 8 x 8 board`. Boards are bounded by MAX_BOARD_SIDE
- * (and FENs by the matching length) before any engine work, so one diagram is bounded work: it is
- * solved on this thread with the engine's public API.
+ * The SVG is the GraphQL layer's picture, drawn on that layer's one road (cost, admission, engine
+ * budget, worker pool, its length bounded before drawing against MAX_RESPONSE_BYTES). The PNG is
+ * that SVG rasterised (`graphql/work/raster.ts`, resvg with a font of its own) as more engine work
+ * of the same request: its size is read from the drawn SVG and refused past PNG_MAX_PIXELS before a
+ * pixel is made (400, naming `width` and the widest picture that fits), and it is made on the
+ * worker pool, never on the event loop, on the request's engine budget and behind its place at
+ * admission, if it holds one. A PNG over MAX_RESPONSE_BYTES is refused like an SVG (422).
+ *
+ * Answers never change for the same URL: `Cache-Control` is PATH_CACHE_CONTROL, with an ETag and
+ * 304 on a matching If-None-Match. The tag is hashed from what the picture is drawn from (the
+ * result's key and the drawing's options; for a PNG its width and the rasteriser's and font's
+ * versions), so a 304 costs no rasterising, and a HEAD of a PNG answers its headers without one
+ * (no Content-Length). Bad input is 400 `text/plain` naming the parameter and the value, e.g.
+ * `from: "z9" is not a square on an 8 x 8 board`; a work limit is 422; a busy service 503 with
+ * Retry-After; every refusal is `no-store`. Pictures are written as the client takes them.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  type Board,
-  type Color,
-  InputError,
-  ORTHODOX_MOVERS,
-  PIECES,
-  type Piece,
-  parseSquare,
-  resolveBoard,
-} from '@chess-paths/engine';
+import { InputError } from '@chess-paths/engine';
 import type { Config } from '../config.js';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode, ServiceError } from '../errors.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
-import { checkBetza, checkBoard, checkFen, LimitError } from '../graphql/limits/limits.js';
+import { LimitError } from '../graphql/limits/limits.js';
+import { pngHeight, RASTER_VERSION } from '../graphql/work/raster.js';
 import { clientAddress } from './client-address.js';
+import { type AnswerError, type DiagramQuestion, diagramQuestion, pictureOf, single } from './diagram-question.js';
 import { matchesIfNoneMatch } from './graphql-route.js';
-import { streamText } from './large-text.js';
+import { streamBytes, streamText } from './large-text.js';
 
-/** The path of the endpoint. */
+/** The path of the SVG door. */
 export const DIAGRAM_PATH = '/diagram.svg';
+/** The path of the PNG door. */
+export const DIAGRAM_PNG_PATH = '/diagram.png';
 
-/** The parameters a diagram's URL may hold. */
-const PARAMETERS = [
-  'piece',
-  'from',
-  'to',
-  'board',
-  'mask',
-  'blocked',
-  'fen',
-  'avoidAttacked',
-  'orientation',
-  'path',
-  'betza',
-];
+/** Width of a PNG when `width` is not given, pixels: what link previews and chats show well. */
+export const PNG_DEFAULT_WIDTH = 1200;
+/** Narrowest and widest PNG, pixels. */
+export const PNG_MIN_WIDTH = 16;
+export const PNG_MAX_WIDTH = 4096;
+/** Most pixels of one PNG: 4096 x 4096, 64 MiB while it is drawn (4 bytes a pixel). */
+export const PNG_MAX_PIXELS = 4096 * 4096;
+
+/** What each door takes besides the question. */
+const SVG_DOOR = { path: DIAGRAM_PATH, own: [] };
+const PNG_DOOR = { path: DIAGRAM_PNG_PATH, own: ['width'] };
 
 /** Dependencies of the diagram route. */
 export interface DiagramRouteDeps {
@@ -60,20 +57,31 @@ export interface DiagramRouteDeps {
   gateway: GraphqlGateway;
 }
 
-/** Creates the handler of `GET /diagram.svg`. */
+/** A refusal: its status, text and headers. */
+interface Refusal {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** Creates the handler of `GET /diagram.svg` and `GET /diagram.png`. */
 export function diagramRoute({ config, gateway }: DiagramRouteDeps) {
   return async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const png = url.pathname === DIAGRAM_PNG_PATH;
+    const door = png ? PNG_DOOR : SVG_DOOR;
     const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'GET' && method !== 'HEAD') {
-      sendText(res, 405, `${DIAGRAM_PATH} answers GET and HEAD only, not ${method}`, { allow: 'GET, HEAD' });
+      sendText(res, { status: 405, message: `${door.path} answers GET and HEAD only, not ${method}` }, 'GET, HEAD');
       return;
     }
     let question: DiagramQuestion;
+    let width = 0;
     try {
-      question = diagramQuestion(url.searchParams, config);
+      question = diagramQuestion(url.searchParams, config, door);
+      if (png) width = pngWidth(url.searchParams);
     } catch (err) {
       if (err instanceof InputError || err instanceof LimitError) {
-        sendText(res, 400, err.message);
+        sendText(res, { status: 400, message: err.message });
         return;
       }
       throw err;
@@ -82,50 +90,111 @@ export function diagramRoute({ config, gateway }: DiagramRouteDeps) {
     // engine budget, worker pool, answer size), ended when the client leaves.
     const exchange = gateway.begin(clientAddress(req, config.trustProxyHops));
     res.once('close', () => exchange.closed());
+    const refuse = (refusal: Refusal) => {
+      exchange.answered();
+      sendText(res, refusal);
+    };
     const response = await exchange.executeOperation(question.operation);
     const answer = response.body.kind === 'single' ? response.body.singleResult : undefined;
     const picture = pictureOf(answer?.data, question);
     if (!picture || 'message' in picture) {
-      exchange.answered();
-      const refused = refusalOf(picture ?? answer?.errors?.[0], response.http.status);
       const retryAfter = response.http.headers.get('retry-after');
-      sendText(res, refused.status, refused.message, retryAfter ? { 'retry-after': retryAfter } : {});
+      refuse({
+        ...refusalOf(picture ?? answer?.errors?.[0], response.http.status),
+        ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}),
+      });
       return;
     }
-    const drawn = picture.svg;
-    const tag = pictureTag(picture.key, question);
+    const size = png ? svgSize(picture.svg) : undefined;
+    if (size) {
+      const height = pngHeight(size.width, size.height, width);
+      if (width * height > PNG_MAX_PIXELS) {
+        refuse({ status: 400, message: overPixels(width, height, size, url.searchParams.has('width')) });
+        return;
+      }
+    }
+    const tag = pictureTag(picture.key, question, png ? ['png', width, RASTER_VERSION] : []);
+    res.once('finish', () => exchange.sent());
+    if (matchesIfNoneMatch(req.headers['if-none-match'], tag)) {
+      exchange.answered();
+      res.writeHead(304, { 'cache-control': config.pathCacheControl, etag: tag, 'x-content-type-options': 'nosniff' });
+      res.end();
+      return;
+    }
+    let bytes: Uint8Array | undefined;
+    if (size && method === 'GET') {
+      try {
+        const drawn = { svg: picture.svg, svgWidth: size.width, svgHeight: size.height };
+        bytes = await exchange.rasterize(drawn, width, PNG_MAX_PIXELS);
+      } catch (err) {
+        if (!(err instanceof ServiceError)) throw err;
+        const retryAfter = err.extensions().retryAfter;
+        refuse({
+          ...refusalOf({ message: err.message, extensions: { code: err.code, ...err.extensions() } }, undefined),
+          ...(retryAfter !== undefined ? { headers: { 'retry-after': String(retryAfter) } } : {}),
+        });
+        return;
+      }
+      const most = config.limits.maxResponseBytes;
+      if (most > 0 && bytes.length > most) {
+        refuse({ status: 422, message: overBytes(bytes.length, most) });
+        return;
+      }
+    }
+    exchange.answered();
     res.setHeader('cache-control', config.pathCacheControl);
     res.setHeader('etag', tag);
     res.setHeader('x-content-type-options', 'nosniff');
-    res.once('finish', () => exchange.sent());
-    exchange.answered();
-    if (matchesIfNoneMatch(req.headers['if-none-match'], tag)) {
-      res.writeHead(304);
-      res.end();
-      return;
-    }
-    res.setHeader('content-type', 'image/svg+xml; charset=utf-8');
+    res.setHeader('content-type', png ? 'image/png' : 'image/svg+xml; charset=utf-8');
     res.statusCode = 200;
     if (method === 'HEAD') {
-      res.setHeader('content-length', Buffer.byteLength(drawn));
+      if (!png) res.setHeader('content-length', Buffer.byteLength(picture.svg));
       res.end();
       return;
     }
-    await streamText(res, drawn, config.sendStallMs);
+    if (bytes) await streamBytes(res, bytes, config.sendStallMs);
+    else await streamText(res, picture.svg, config.sendStallMs);
   };
 }
 
-/** A GraphQL error as the answer's first error, read by shape. */
-interface AnswerError {
-  message: string;
-  extensions?: Record<string, unknown>;
+/** The `width` of a PNG (PNG_DEFAULT_WIDTH when absent); throws `InputError` naming it. */
+function pngWidth(params: URLSearchParams): number {
+  const raw = single(params, 'width');
+  if (raw === null) return PNG_DEFAULT_WIDTH;
+  const range = `from ${PNG_MIN_WIDTH} to ${PNG_MAX_WIDTH}`;
+  if (!/^\s*\d{1,9}\s*$/.test(raw)) throw new InputError(['width'], raw, `is not a width in pixels (${range})`);
+  const width = Number(raw);
+  if (width > PNG_MAX_WIDTH) throw new InputError(['width'], raw, `is over the limit of ${PNG_MAX_WIDTH} pixels`);
+  if (width < PNG_MIN_WIDTH)
+    throw new InputError(['width'], raw, `is under the least width of ${PNG_MIN_WIDTH} pixels`);
+  return width;
+}
+
+/** The size of a drawn picture in its user units, from its `svg` element's attributes. */
+function svgSize(svg: string): { width: number; height: number } {
+  const match = /^<svg [^>]*?width="([\d.]+)" height="([\d.]+)"/.exec(svg.slice(0, 512));
+  if (!match) throw new Error('the picture has no width and height');
+  return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+/** Why a PNG `width` pixels wide of this picture is refused, with the widest that fits. */
+function overPixels(width: number, height: number, size: { width: number; height: number }, given: boolean): string {
+  let widest = Math.min(PNG_MAX_WIDTH, Math.floor(Math.sqrt((PNG_MAX_PIXELS * size.width) / size.height)));
+  while (widest > 1 && widest * pngHeight(size.width, size.height, widest) > PNG_MAX_PIXELS) widest--;
+  const value = given ? `"${width}"` : `${width} (the default)`;
+  return (
+    `width: ${value} makes a PNG of ${width} x ${height} pixels of this picture, over the limit of ` +
+    `${PNG_MAX_PIXELS} pixels: give a width of at most ${widest}`
+  );
+}
+
+/** Why a PNG over MAX_RESPONSE_BYTES is refused. */
+function overBytes(bytes: number, most: number): string {
+  return `the PNG is ${bytes} bytes, over the limit of ${most} bytes (MAX_RESPONSE_BYTES): give a smaller width`;
 }
 
 /** The status and text of a refusal, from the GraphQL error that caused it. */
-function refusalOf(
-  error: AnswerError | undefined,
-  httpStatus: number | undefined,
-): { status: number; message: string } {
+function refusalOf(error: AnswerError | undefined, httpStatus: number | undefined): Refusal {
   if (!error) return { status: 500, message: 'Internal server error' };
   const code = error.extensions?.code;
   // A question's own error names its GraphQL argument (`query.fen`): here it is the parameter.
@@ -138,173 +207,17 @@ function refusalOf(
   return { status: 500, message };
 }
 
-/** Sends a plain-text answer (a refusal). */
-function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, {
+/** Sends a plain-text answer (a refusal); `allow` for a 405. */
+function sendText(res: ServerResponse, refusal: Refusal, allow?: string): void {
+  res.writeHead(refusal.status, {
     'content-type': 'text/plain; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': Buffer.byteLength(refusal.message),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
-    ...headers,
+    ...(allow ? { allow } : {}),
+    ...refusal.headers,
   });
-  res.end(text);
-}
-
-/**
- * A parameter that holds one value; null when absent. Given twice it is refused, not read as
- * its first: `piece=KING&piece=QUEEN` says two things.
- */
-function single(params: URLSearchParams, name: string): string | null {
-  const all = params.getAll(name);
-  if (all.length > 1) throw new InputError([name], undefined, `is given ${all.length} times: give it once`);
-  return all[0] ?? null;
-}
-
-/**
- * A list parameter (`a1,h8`), each square checked on the board so errors name the parameter.
- * Given more than once, its lists are joined: `from=e4&from=d4` is `from=e4,d4`.
- */
-function squaresOf(params: URLSearchParams, name: string, board: Board, required: boolean): string[] | undefined {
-  const all = params.getAll(name);
-  const raw = all.length === 0 ? null : all.join(',');
-  if (raw === null || raw.trim() === '') {
-    if (required)
-      throw new InputError([name], raw ?? undefined, 'is missing: give one or more squares, e.g. e4 or a1,h8');
-    return undefined;
-  }
-  const squares = raw.split(',').map((s) => s.trim());
-  for (const square of squares) parseSquare(square, board, [name]);
-  return squares;
-}
-
-/** A `true|false` parameter, in any case (absent: false). */
-function flagOf(params: URLSearchParams, name: string): boolean {
-  const raw = single(params, name);
-  const word = raw?.trim().toLowerCase();
-  if (word === undefined || word === 'false' || word === '0') return false;
-  if (word === 'true' || word === '1' || word === '') return true;
-  throw new InputError([name], raw, 'is not true or false');
-}
-
-/** A diagram's question as a GraphQL operation, and what the answer is checked against. */
-export interface DiagramQuestion {
-  operation: { query: string; variables: Record<string, unknown> };
-  /** With `avoidAttacked`: the piece the user named, which must be the one on `from`. */
-  piece?: Piece;
-  from: string;
-}
-
-/** The picture of a path question (`shortestPaths`). */
-const PATHS_DIAGRAM = `query Diagram($q: PathQuery!, $orientation: Color!, $path: Boolean!) {
-  shortestPaths(query: $q) { key overlay { svg(orientation: $orientation, path: $path) } }
-}`;
-
-/** The picture of a position's piece that avoids the attacked squares (`Position.paths`). */
-const POSITION_DIAGRAM = `query PositionDiagram($fen: String!, $board: BoardInput, $from: Square!, $to: [Square!]!, $blocked: [Square!], $orientation: Color!, $path: Boolean!) {
-  position(fen: $fen, board: $board) {
-    paths(from: $from, to: $to, avoidAttacked: true, blocked: $blocked) { key piece overlay { svg(orientation: $orientation, path: $path) } }
-  }
-}`;
-
-/**
- * Reads the question in `params` (each parameter checked here, so a refusal names it; nothing
- * here is engine work) as the GraphQL operation that draws it; throws `InputError` / `LimitError`.
- */
-export function diagramQuestion(params: URLSearchParams, config: Config): DiagramQuestion {
-  const limits = config.limits;
-  // A misspelt parameter (`orientaton=black`) would be ignored, and its wrong picture cached for a year.
-  for (const name of new Set(params.keys())) {
-    if (!PARAMETERS.includes(name))
-      throw new InputError([name], undefined, `is not a parameter of ${DIAGRAM_PATH}: use ${PARAMETERS.join(', ')}`);
-  }
-  const boardText = single(params, 'board');
-  let board: Board = resolveBoard(null);
-  if (boardText !== null) {
-    const match = /^\s*(\d{1,9})\s*[xX]\s*(\d{1,9})\s*$/.exec(boardText);
-    if (!match) throw new InputError(['board'], boardText, 'is not a board size such as 8x8 or 10x12 (files x ranks)');
-    const asked = { files: Number(match[1]), ranks: Number(match[2]) };
-    checkBoard(asked, limits, ['board']);
-    board = resolveBoard(asked);
-  }
-  const orientationText = single(params, 'orientation');
-  let orientation: Color = 'WHITE';
-  if (orientationText !== null) {
-    const o = orientationText.trim().toLowerCase();
-    if (o !== 'white' && o !== 'black') throw new InputError(['orientation'], orientationText, 'is not white or black');
-    orientation = o === 'white' ? 'WHITE' : 'BLACK';
-  }
-  const fen = single(params, 'fen');
-  checkFen(fen, limits, ['fen']);
-  const avoidAttacked = flagOf(params, 'avoidAttacked');
-  const path = flagOf(params, 'path');
-  const pieceText = single(params, 'piece');
-  let piece: Piece | undefined;
-  if (pieceText !== null) {
-    piece = PIECES.find((p) => p === pieceText.trim().toUpperCase());
-    if (piece === undefined)
-      throw new InputError(['piece'], pieceText, `is not a piece: expected one of ${PIECES.join(', ')}`);
-  }
-  const betza = single(params, 'betza');
-  checkBetza(betza, limits, ['betza']);
-  if (betza !== null && piece === undefined) piece = 'FAIRY';
-  if (piece === 'FAIRY' && betza === null)
-    throw new InputError(['betza'], undefined, 'is missing: piece FAIRY needs a Betza text, e.g. NN (the nightrider)');
-  const from = squaresOf(params, 'from', board, true) as string[];
-  const to = squaresOf(params, 'to', board, true) as string[];
-  const blocked = squaresOf(params, 'blocked', board, false);
-  const mask = single(params, 'mask');
-  const boardInput = boardText === null ? null : { files: board.files, ranks: board.ranks };
-
-  if (avoidAttacked) {
-    if (fen === null) throw new InputError(['avoidAttacked'], 'true', 'needs a fen: the piece on from moves');
-    if (betza !== null)
-      throw new InputError(['betza'], betza, 'cannot be combined with avoidAttacked (the piece on from moves)');
-    if (from.length !== 1) throw new InputError(['from'], from.join(','), 'must be one square with avoidAttacked');
-    if (mask !== null)
-      throw new InputError(['mask'], mask, 'cannot be combined with avoidAttacked (use blocked instead)');
-    const variables = { fen, board: boardInput, from: from[0], to, blocked: blocked ?? null, orientation, path };
-    return { operation: { query: POSITION_DIAGRAM, variables }, piece, from: from[0] };
-  }
-  if (piece === undefined)
-    throw new InputError(
-      ['piece'],
-      pieceText ?? undefined,
-      `is missing: expected one of ${ORTHODOX_MOVERS.join(', ')}, or betza for a fairy piece`,
-    );
-  const q = {
-    piece,
-    from,
-    to,
-    board: boardInput,
-    fen,
-    mask,
-    blocked: blocked ?? null,
-    ...(betza === null ? {} : { betza }),
-  };
-  return { operation: { query: PATHS_DIAGRAM, variables: { q, orientation, path } }, from: from[0] };
-}
-
-/** The SVG in the answer's data, or the error that stands for it (a named piece that is not the one moving). */
-function pictureOf(
-  data: Record<string, unknown> | null | undefined,
-  question: DiagramQuestion,
-): { svg: string; key: string } | AnswerError | undefined {
-  type Drawn = { key: string; piece?: Piece; overlay: { svg: string } } | null | undefined;
-  const result = (
-    question.operation.query === PATHS_DIAGRAM
-      ? data?.shortestPaths
-      : (data?.position as { paths?: Drawn } | null | undefined)?.paths
-  ) as Drawn;
-  if (!result) return undefined;
-  if (question.piece !== undefined && result.piece !== undefined && question.piece !== result.piece) {
-    const error = new InputError(
-      ['piece'],
-      question.piece,
-      `is not the piece on ${question.from} (${result.piece}); leave piece out`,
-    );
-    return { message: error.message, extensions: { code: ErrorCode.BadUserInput } };
-  }
-  return { svg: result.overlay.svg, key: result.key };
+  res.end(refusal.message);
 }
 
 /** Changes whenever the drawing of a question changes: part of every picture's tag. */
@@ -312,13 +225,16 @@ const DRAWING_VERSION = 'diagram-3';
 
 /**
  * The picture's entity tag, from what it is drawn from rather than from its bytes: the result's
- * canonical key and the drawing's options (the position's FEN, the mover, orientation, path).
+ * canonical key and the drawing's options (the position's FEN, the mover, orientation, path), and
+ * for a PNG what it is made with (`format`: its width, the rasteriser's and the font's versions).
  * The same question always draws the same picture, and hashing a few hundred bytes instead of an
  * 11 MB picture keeps the event loop free.
  */
-function pictureTag(key: string, question: DiagramQuestion): string {
+function pictureTag(key: string, question: DiagramQuestion, format: unknown[]): string {
   const v = question.operation.variables;
   const q = (v.q ?? {}) as { fen?: unknown };
   const drawing = [DRAWING_VERSION, key, v.orientation, v.path, v.fen ?? q.fen ?? null, v.fen ? question.from : null];
-  return `"${createHash('sha1').update(JSON.stringify(drawing)).digest('base64url')}"`;
+  return `"${createHash('sha1')
+    .update(JSON.stringify([...drawing, ...format]))
+    .digest('base64url')}"`;
 }

@@ -74,7 +74,7 @@ export async function sendText(res: ServerResponse, text: string): Promise<void>
   sendPieces(res, await utf8Pieces(text));
 }
 
-/** Characters written to a socket before waiting for the client to take them. */
+/** Characters (or bytes) written to a socket before waiting for the client to take them. */
 const STREAM_PIECE_CHARS = 64 * 1024;
 
 /**
@@ -94,6 +94,24 @@ export async function streamText(res: ServerResponse, text: string, stallMs: num
     if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++; // never split a surrogate pair
     const piece = text.slice(start, end);
     start = end;
+    if (!res.write(piece) && !(await waitForDrain(res, stallMs))) {
+      res.destroy();
+      return;
+    }
+  }
+  res.end();
+}
+
+/**
+ * Sends `bytes` as the body a piece at a time, as `streamText` sends a text: each piece written
+ * once the client took the one before, writing stopped when it leaves, and a client that takes
+ * nothing for `stallMs` dropped. The caller has set status and other headers.
+ */
+export async function streamBytes(res: ServerResponse, bytes: Uint8Array, stallMs: number): Promise<void> {
+  res.setHeader('content-length', bytes.length);
+  for (let start = 0; start < bytes.length; start += STREAM_PIECE_CHARS) {
+    if (res.destroyed) return;
+    const piece = bytes.subarray(start, start + STREAM_PIECE_CHARS);
     if (!res.write(piece) && !(await waitForDrain(res, stallMs))) {
       res.destroy();
       return;

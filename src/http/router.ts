@@ -7,8 +7,10 @@
  * - `GET /health`: 200 with a small JSON report once the database is ready, 503 before it is
  *   and while it is degraded or the server is stopping.
  * - `GET /metrics`: Prometheus text.
- * - `GET /diagram.svg`: the diagram of a path question as an SVG image (`diagram-route.ts`).
- * - `GET /` and `GET /viewer/*`: the viewer page and its bundle (`viewer-route.ts`).
+ * - `GET /diagram.svg` and `GET /diagram.png`: the diagram of a path question as an SVG or PNG
+ *   image (`diagram-route.ts`).
+ * - `GET /` and `GET /viewer/*`: the viewer page and its bundle (`viewer-route.ts`); the page
+ *   carries the preview of the question in its query string (`viewer-preview.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -18,7 +20,7 @@ import { GRAPHQL_PATH } from '../graphql/apollo/server.js';
 import type { GraphqlGateway } from '../graphql/gateway.js';
 import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';
-import { DIAGRAM_PATH, diagramRoute } from './diagram-route.js';
+import { DIAGRAM_PATH, DIAGRAM_PNG_PATH, diagramRoute } from './diagram-route.js';
 import { graphqlRoute } from './graphql-route.js';
 import { sendError, sendJson } from './replies.js';
 import { isViewerPath, viewerRoute } from './viewer-route.js';
@@ -49,7 +51,7 @@ export function createRequestHandler(deps: HandlerDeps) {
   const { config, metrics, logger } = deps;
   const applyCors = corsFor(config.corsOrigins);
   const graphql = graphqlRoute(deps);
-  const viewer = viewerRoute();
+  const viewer = viewerRoute(undefined, { config });
   const diagram = diagramRoute(deps);
 
   /** Answers one request; resolves to the route's name for the metrics. */
@@ -77,15 +79,15 @@ export function createRequestHandler(deps: HandlerDeps) {
       res.end(text);
       return 'metrics';
     }
-    if (path === DIAGRAM_PATH) {
+    if (path === DIAGRAM_PATH || path === DIAGRAM_PNG_PATH) {
       await diagram(req, res, url);
-      return 'diagram';
+      return path === DIAGRAM_PATH ? 'diagram' : 'diagram_png';
     }
     if (isViewerPath(path)) {
-      await viewer(req, res, path);
+      await viewer(req, res, path, url);
       return 'viewer';
     }
-    const message = `No route for ${method} ${path}: use POST ${GRAPHQL_PATH}, GET ${DIAGRAM_PATH}, GET /health or GET /metrics`;
+    const message = `No route for ${method} ${path}: use POST ${GRAPHQL_PATH}, GET ${DIAGRAM_PATH}, GET ${DIAGRAM_PNG_PATH}, GET /health or GET /metrics`;
     sendError(res, 404, ErrorCode.NotFound, message);
     return 'other';
   };

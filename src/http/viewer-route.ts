@@ -7,12 +7,19 @@
  * `/favicon.ico`, which browsers ask for on pages that name none, such as a picture from
  * `/diagram.svg` opened on its own) is this module's own small SVG, served with or without a
  * build, so no page of the server meets a 404 for it.
+ *
+ * The page carries the link preview of the question in its query string (`viewer-preview.ts`:
+ * Open Graph and Twitter meta tags whose image is the question's `/diagram.png`), put in before
+ * `</head>` for each request; its ETag is then the hash of the page as sent, so it still changes
+ * with the build, and with the question.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../config.js';
+import { originOf, previewOf, previewTags } from './viewer-preview.js';
 
 /**
  * Where the built viewer lives: next to the compiled `http/` directory (`dist/viewer/`), or, when
@@ -71,8 +78,22 @@ export function isViewerPath(path: string): boolean {
   return path === '/' || ICON_PATHS.has(path) || /^\/viewer\/[\w.-]+\.(js|css)$/.test(path);
 }
 
-/** Creates the handler of the viewer's routes, serving from `dir` (default: the built viewer). */
-export function viewerRoute(dir: string = VIEWER_DIR) {
+/** Options of the viewer's routes. */
+export interface ViewerOptions {
+  /** The server's configuration, for the page's link preview (none without it). */
+  config?: Config;
+}
+
+/** The ETag of a body. */
+function tagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/**
+ * Creates the handler of the viewer's routes, serving from `dir` (default: the built viewer);
+ * given the request's `url`, the page carries the preview of the question in its query string.
+ */
+export function viewerRoute(dir: string = VIEWER_DIR, options: ViewerOptions = {}) {
   let assets: Promise<Map<string, Asset> | null> | undefined;
 
   /** Reads the whole build once; null when there is none (retried on the next request). */
@@ -85,8 +106,7 @@ export function viewerRoute(dir: string = VIEWER_DIR) {
         const type = TYPES[name.slice(name.lastIndexOf('.'))];
         if (!type) continue;
         const body = await readFile(join(dir, name));
-        const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-        map.set(name === 'index.html' ? '/' : `/viewer/${name}`, { body, etag, type });
+        map.set(name === 'index.html' ? '/' : `/viewer/${name}`, { body, etag: tagOf(body), type });
       }
       return map;
     } catch {
@@ -94,7 +114,17 @@ export function viewerRoute(dir: string = VIEWER_DIR) {
     }
   };
 
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+  /** The page with the preview of the question in `url`'s query string. */
+  const withPreview = (req: IncomingMessage, page: Asset, url: URL, config: Config): Asset => {
+    const html = page.body.toString('utf8');
+    const at = html.indexOf('</head>');
+    if (at < 0) return page;
+    const tags = previewTags(previewOf(url.search, config), originOf(req, config.trustProxyHops), url.search);
+    const body = Buffer.from(`${html.slice(0, at)}${tags}\n${html.slice(at)}`);
+    return { body, etag: tagOf(body), type: page.type };
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse, path: string, url?: URL): Promise<void> => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' });
@@ -119,7 +149,11 @@ export function viewerRoute(dir: string = VIEWER_DIR) {
       res.end('No such viewer file (the page was built again: reload it)\n');
       return;
     }
-    send(req, res, asset, path === '/' ? 'no-cache' : 'public, max-age=31536000, immutable');
+    if (path === '/') {
+      send(req, res, url && options.config ? withPreview(req, asset, url, options.config) : asset, 'no-cache');
+      return;
+    }
+    send(req, res, asset, 'public, max-age=31536000, immutable');
   };
 }
 

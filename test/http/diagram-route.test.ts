@@ -53,6 +53,23 @@ describe('GET /diagram.svg', () => {
     expect(svg).toContain(': 2 moves</title>');
   });
 
+  it('moves the piece standing on from when a fen is given and no piece, avoiding nothing', async () => {
+    const fen = '4k3/8/8/3r4/8/8/8/4K3 w - - 0 1';
+    const res = await get(`fen=${encodeURIComponent(fen)}&from=d5&to=d1&path=true`);
+    expect(res.status).toBe(200);
+    const svg = await res.text();
+    const { body } = await t.gql(
+      `query($fen: String!) { position(fen: $fen) { paths(from: "d5", to: ["d1"]) { overlay { svg(path: true) } } } }`,
+      { fen },
+    );
+    expect(svg).toBe(body.data.position.paths.overlay.svg);
+    expect(svg).toContain('<g class="piece black rook"');
+    expect(svg).not.toMatch(/<g class="attacked"[^>]*>\n<rect /);
+    const two = await get(`fen=${encodeURIComponent(fen)}&from=d5,e1&to=d1`);
+    expect(two.status).toBe(400);
+    expect(await two.text()).toBe('from: "d5,e1" must be one square when the piece on it moves (a fen and no piece)');
+  });
+
   it('draws a 10 x 10 board with blocked squares, and an unreachable answer with its banner', async () => {
     const res = await get('piece=ROOK&from=a1&to=j10&board=10x10&blocked=b1,a2');
     expect(res.status).toBe(200);

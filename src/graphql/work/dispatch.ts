@@ -37,6 +37,15 @@ export const PLY_WEIGHT = 1500;
  */
 export const PGN_CHAR_WEIGHT = 0.5;
 
+/**
+ * The work of making an SVG of `svgChars` characters into a PNG of `pixels` pixels (resvg: about
+ * 30 ns a pixel and 50 ns a character of SVG, parsed). Always over INLINE_WEIGHT: even the smallest
+ * picture takes milliseconds, which the event loop never spends on one request.
+ */
+export function rasterWeight(pixels: number, svgChars: number): number {
+  return Math.max(TASK_WEIGHT, Math.ceil(pixels / 4 + svgChars / 3));
+}
+
 /** The work of reading a game of `plies` half-moves written in `chars` characters, and playing it. */
 export function gameReadWeight(plies: number, chars: number): number {
   return Math.max(1, plies) * PLY_WEIGHT + Math.ceil(chars * PGN_CHAR_WEIGHT);

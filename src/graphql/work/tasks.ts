@@ -4,8 +4,9 @@
  * too small to be worth the hop, so both give identical answers by construction.
  *
  * Every message is made of plain data and typed arrays: problems as their words (P, S', T'),
- * results as packed layers (the engine package's `packed.ts`), answers as strings, numbers and bigints.
- * Nothing crosses as an object graph.
+ * results as packed layers (the engine package's `packed.ts`), answers as strings, numbers and bigints,
+ * a picture's PNG as bytes (`raster`: an SVG made into a PNG by `raster.ts`). Nothing crosses as an
+ * object graph.
  *
  * A task is a list of items. Between items, `runTask` reads the request's engine account, shared
  * with the main thread through a SharedArrayBuffer (`engine-budget.ts`), and stops once it is spent, so
@@ -34,6 +35,7 @@ import {
   squareName,
 } from '@chess-paths/engine';
 import { drawSvg, type SvgOptions } from './pictures.js';
+import { svgToPng } from './raster.js';
 
 /** A page of paths as a worker sends it: `length` squares per path, back to back. */
 export interface PageWire {
@@ -108,6 +110,13 @@ export interface OverPlies {
   overPlies: number;
 }
 
+/** A picture's SVG to make into a PNG `width` pixels wide, of at most `maxPixels` pixels. */
+export interface RasterItem {
+  svg: string;
+  width: number;
+  maxPixels: number;
+}
+
 /** A stored row to decode and check against its problem. */
 export interface DecodeItem {
   problem: ProblemWire;
@@ -130,7 +139,8 @@ export type Task =
   | { kind: 'decode'; budget?: BudgetCell; items: DecodeItem[] }
   | { kind: 'encode'; budget?: BudgetCell; items: PackedLayers[] }
   | { kind: 'field'; budget?: BudgetCell; items: FieldItem[] }
-  | { kind: 'game'; budget?: BudgetCell; items: GameItem[] };
+  | { kind: 'game'; budget?: BudgetCell; items: GameItem[] }
+  | { kind: 'raster'; budget?: BudgetCell; items: RasterItem[] };
 
 /** An item that failed: a user's input error (a bad cursor) or anything else. */
 export interface ItemError {
@@ -256,6 +266,10 @@ function runItem(task: Task, index: number): unknown {
       return fieldOf(task.items[index]);
     case 'game':
       return readGameItem(task.items[index]);
+    case 'raster': {
+      const { svg, width, maxPixels } = task.items[index];
+      return svgToPng(svg, { width, maxPixels });
+    }
   }
 }
 
