@@ -12,6 +12,7 @@ import { type PathQuery, renderAscii, solve } from '@chess-paths/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { referenceFairySolve } from '../packages/engine/test/support/reference-betza.js';
 import { referenceOpenBoard, referenceParseSquare } from '../packages/engine/test/support/reference-bfs.js';
+import { drawBoards } from '../src/cli/boards.js';
 import { DEFAULTS } from '../src/config.js';
 import { ROOT } from './support/child-server.js';
 
@@ -53,8 +54,7 @@ describe('chess-paths solve --betza', () => {
         `path count: ${reference.pathCount}`,
         `smallest path: ${result.path!.squares.join(' ')}`,
         '',
-        renderAscii(result),
-        '',
+        [...drawBoards(result, 80)].join(''),
       ].join('\n'),
     );
   });

@@ -16,6 +16,7 @@ import {
   referenceParseSquare,
   referenceSolve,
 } from '../packages/engine/test/support/reference-bfs.js';
+import { drawBoards } from '../src/cli/boards.js';
 import { ROOT } from './support/child-server.js';
 
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -38,7 +39,7 @@ const SEED: PathQuery = { piece: 'KING', from: ['e4'], to: ['a1', 'h8'] };
 const SEED_ARGS = ['solve', '--piece', 'king', '--from', 'e4', '--to', 'a1,h8'];
 
 describe('chess-paths solve', () => {
-  it("prints the seed example: distance, count, smallest path and the library's ASCII", () => {
+  it('prints the seed example: distance, count, smallest path and the labelled boards; --plain the seed picture', () => {
     const run = cli(...SEED_ARGS);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -54,17 +55,17 @@ describe('chess-paths solve', () => {
     const result = solve(SEED);
     expect(result.distance).toBe(reference.distance);
     expect(result.pathCount).toBe(reference.pathCount);
-    expect(run.stdout).toBe(
-      [
-        `distance: ${reference.distance}`,
-        `path count: ${reference.pathCount}`,
-        `smallest path: ${result.path!.squares.join(' ')}`,
-        '',
-        renderAscii(result),
-        '',
-      ].join('\n'),
-    );
+    const head = [
+      `distance: ${reference.distance}`,
+      `path count: ${reference.pathCount}`,
+      `smallest path: ${result.path!.squares.join(' ')}`,
+      '',
+    ].join('\n');
+    // Not a terminal: the boards laid out in 80 columns.
+    expect(run.stdout).toBe(`${head}\n${[...drawBoards(result, 80)].join('')}`);
     expect(run.stdout).toContain('distance: 4\npath count: 8\nsmallest path: e4 d3 c2 b1 a1\n');
+    // The seed's own picture, as the API's Overlay.ascii.
+    expect(cli(...SEED_ARGS, '--plain').stdout).toBe(`${head}\n${renderAscii(result)}\n`);
   });
 
   it('--json gives the API field names and the library values, pathCount as a decimal string', () => {
@@ -142,7 +143,9 @@ describe('chess-paths solve', () => {
     const repeated = JSON.parse(cli(...args, '--blocked', 'c2', '--blocked', 'd5', '--json').stdout);
     expect(repeated.key).toBe(result.key);
     const text = cli(...args, '--blocked', 'c2,d5');
-    expect(text.stdout).toContain(renderAscii(result));
+    expect(text.stdout).toContain([...drawBoards(result, 80)].join(''));
+    expect(text.stdout).toMatch(/^ 2 \. \. # /m);
+    expect(cli(...args, '--blocked', 'c2,d5', '--plain').stdout).toContain(renderAscii(result));
   });
 
   it('takes a FEN whose pieces block, and a white_pawn', () => {
@@ -248,6 +251,13 @@ describe('help and version', () => {
       '--fen',
       '--paths',
       '--json',
+      '--picture',
+      '--no-picture',
+      '--plain',
+      '--width',
+      '--svg',
+      '--png',
+      '--png-width',
     ]) {
       expect(help).toContain(option);
     }

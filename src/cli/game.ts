@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { type Game, type GameJourney, InputError, journeyRoute, playGame, readPgn, solve } from '@chess-paths/engine';
 import { DEFAULTS } from '../config.js';
 import { UsageError } from './help.js';
+import { Progress } from './progress.js';
 
 /** A stretch of a journey that took more moves than it had to. */
 export interface Detour {
@@ -98,8 +99,16 @@ function pieceName(journey: GameJourney): string {
   return `${journey.color.toLowerCase()} ${journey.role.toLowerCase()} ${journey.squares[0]}`;
 }
 
+/** The detours of every journey (each a few solves per move: the long part of a long game). */
+function allDetours(game: Game, progress: Progress): Detour[][] {
+  return game.journeys.map((journey, i) => {
+    progress.update('finding detours, piece', i + 1, game.journeys.length);
+    return detoursOf(game, journey);
+  });
+}
+
 /** The game as text: tags, plies two a line, then each journey and its detours. */
-function gameText(game: Game): string {
+function gameText(game: Game, detours: Detour[][]): string {
   const lines: string[] = [];
   for (const tag of game.tags) lines.push(`[${tag.name} "${tag.value}"]`);
   if (game.tags.length > 0) lines.push('');
@@ -114,14 +123,14 @@ function gameText(game: Game): string {
   }
   if (row) lines.push(row);
   lines.push('', 'journeys:');
-  for (const journey of game.journeys) {
+  for (const [i, journey] of game.journeys.entries()) {
     const fate = [
       journey.promotedTo ? `promoted to ${journey.promotedTo.toLowerCase()}` : '',
       journey.capturedAt !== null ? `captured at ply ${journey.capturedAt}` : '',
     ].filter(Boolean);
     const path = journey.plies.length === 0 ? 'did not move' : journey.squares.join(' ');
     lines.push(`  ${pieceName(journey)}: ${path}${fate.length ? ` (${fate.join(', ')})` : ''}`);
-    for (const d of detoursOf(game, journey)) {
+    for (const d of detours[i]) {
       const stretch = journey.squares.slice(d.first - 1, d.last + 1).join(' ');
       lines.push(
         `    detour: moves ${d.first}-${d.last} (${stretch}) took ${d.moves}, the shortest path ${d.distance}`,
@@ -132,26 +141,27 @@ function gameText(game: Game): string {
 }
 
 /** The game as the API's `Game` would serialize it, each journey with its detours. */
-function gameJson(game: Game): Record<string, unknown> {
+function gameJson(game: Game, detours: Detour[][]): Record<string, unknown> {
   return {
     tags: game.tags,
     start: { fen: game.startFen },
     plies: game.plies.map(({ fen, ...ply }) => ({ ...ply, position: { fen } })),
     result: game.result,
-    journeys: game.journeys.map((journey) => ({
+    journeys: game.journeys.map((journey, i) => ({
       role: journey.role,
       color: journey.color,
       squares: journey.squares,
       plies: journey.plies,
       capturedAt: journey.capturedAt,
       promotedTo: journey.promotedTo,
-      detours: detoursOf(game, journey),
+      detours: detours[i],
     })),
   };
 }
 
-/** Runs `game` on parsed arguments and returns what to print on stdout. */
-export function gameCommand(request: GameRequest): string {
+/** Runs `game` on parsed arguments and returns what to print on stdout; a long game reports to `progress`. */
+export function gameCommand(request: GameRequest, progress = new Progress(undefined)): string {
   const game = gameOf(readBytes(request.file));
-  return request.json ? `${JSON.stringify(gameJson(game), null, 2)}\n` : gameText(game);
+  const detours = allDetours(game, progress);
+  return request.json ? `${JSON.stringify(gameJson(game, detours), null, 2)}\n` : gameText(game, detours);
 }

@@ -61,6 +61,8 @@ journey of every piece of the start position: the squares it stood on, when it w
 promoted, and its detours, the stretches of its moves that took more moves than the shortest
 path on the board as it stood before the first of them. Comments, variations and annotations
 are read and skipped; a move that is not legal is refused with its number and side (3... Nf6).
+While a long game's detours are searched for more than a second, a progress line is shown on
+standard error if it is a terminal.
 
 Options:
   --json       print JSON with the GraphQL API's Game fields, each journey with its detours
@@ -77,8 +79,10 @@ Example:
 export const SOLVE_HELP = `Usage: chess-paths solve (--piece PIECE | --betza TEXT) --from SQUARES --to SQUARES [options]
 
 Prints the distance, the number of shortest paths, the lexicographically smallest path and one
-board per layer (the squares at step k of at least one shortest path, marked 1). A piece given
-by --betza is printed first, as its canonical Betza text (piece: FAIRY (NN)).
+board per step, its step written above it, rank numbers on the left and file letters under it:
+* marks the squares at that step of at least one shortest path, S and T the sources and the
+targets reached at that step (s and t on the other boards), # the impassable squares. A piece
+given by --betza is printed first, as its canonical Betza text (piece: FAIRY (NN)).
 
 Required:
   --piece PIECE      king, queen, rook, bishop, knight, white_pawn, black_pawn or fairy (any
@@ -96,16 +100,35 @@ Options:
   --fen FEN          a position whose pieces block, except on the from and to squares
   --paths N          also list the first N shortest paths in lexicographic order (N <= 1000)
   --after CURSOR     with --paths: start after this path (a cursor from --json output)
-  --json             print JSON with the GraphQL API's field names (pathCount as a string)
+  --json             print JSON with the GraphQL API's field names (pathCount as a string);
+                     unchanged by the picture options (--svg, --png still write their files)
   -h, --help         show this help
 
+Picture:
+  --picture          draw the boards whatever their size
+  --no-picture       leave the boards out (and the line saying they were left out)
+  --plain            draw the plain picture instead: the boards side by side, 1 on the
+                     step's squares and . elsewhere, no coordinates (--json's overlay.ascii)
+  --width N          lay the boards out in N columns (default: the terminal's width, else 80)
+  --svg FILE         also write the picture as SVG, as the API draws it (GET /diagram.svg
+                     with path=true): coordinates, obstacles, numbered steps, the smallest path
+  --png FILE         also write that picture as PNG (as GET /diagram.png)
+  --png-width PX     the PNG's width in pixels, 16 to 8192 (default 1200)
+
+  By default the boards are drawn on a terminal when one board fits its width and the whole
+  picture is at most 4 screens tall, and to a pipe or a file when it is at most 256 KiB;
+  otherwise one line says the picture was left out and how to ask for it. While work takes
+  more than a second, a progress line is shown on standard error if it is a terminal.
+
 Exit status: 0 answered (an unreachable target is an answer), 1 bad input (the message names
-the option and the value) or output that could not be written (a full disk, a closed pipe),
-2 command line not understood.
+the option and the value), a file that cannot be written, or output that could not be
+written (a full disk, a closed pipe), 2 command line not understood.
 
 Examples:
   chess-paths solve --piece king --from e4 --to a1,h8 --paths 3
   chess-paths solve --betza NN --from a1 --to h8      (the nightrider)
+  chess-paths solve --piece knight --board 256x256 --from a1 --to iv256 --svg knight.svg
+  chess-paths solve --piece king --from e4 --to a1,h8 --blocked d4,e5 --png king.png
 `;
 
 /** `chess-paths serve --help`. */

@@ -20,18 +20,10 @@ import {
   version,
 } from './help.js';
 import { parseSolveArgs, solveCommand } from './solve.js';
+import { type Output, processOutput, sessionOf, writeAll } from './terminal.js';
 import { exportCommand, importCommand, parseExportArgs, parseImportArgs } from './transfer.js';
 
-/** Where the command writes; the process's streams unless a test passes its own. */
-export interface Output {
-  out(text: string): void;
-  err(text: string): void;
-}
-
-const processOutput: Output = {
-  out: (text) => void process.stdout.write(text),
-  err: (text) => void process.stderr.write(text),
-};
+export type { Output } from './terminal.js';
 
 const HELP: Record<string, string> = {
   solve: SOLVE_HELP,
@@ -100,7 +92,17 @@ async function dispatch(args: string[], io: Output): Promise<number | undefined>
       if (command === 'serve') return await serve(rest);
       if (command === 'export') return await exportCommand(parseExportArgs(rest), io);
       if (command === 'import') return await importCommand(parseImportArgs(rest), io);
-      io.out(command === 'game' ? gameCommand(parseGameArgs(rest)) : solveCommand(parseSolveArgs(rest)));
+      const session = sessionOf(io);
+      try {
+        const chunks =
+          command === 'game'
+            ? [gameCommand(parseGameArgs(rest), session.progress)]
+            : solveCommand(parseSolveArgs(rest), session);
+        writeAll(chunks, io, session);
+      } finally {
+        // An error's message must not land on the progress line.
+        session.progress.clear();
+      }
       return 0;
     } catch (err) {
       throw usageFromParse(err, command);
@@ -117,7 +119,7 @@ export function outputFailure(err: NodeJS.ErrnoException): string {
 }
 
 /** Runs the command line `args` (without node and the script); resolves to the exit code, or undefined while serving. */
-export async function run(args: string[], io: Output = processOutput): Promise<number | undefined> {
+export async function run(args: string[], io: Output = processOutput()): Promise<number | undefined> {
   try {
     return await dispatch(args, io);
   } catch (err) {

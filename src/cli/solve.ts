@@ -1,11 +1,12 @@
 /**
  * `chess-paths solve`: one path question from the command line, answered by the library's `solve`
- * and printed as text (distance, path count, smallest path, the seed-style ASCII layers) or as JSON
- * shaped like the GraphQL `PathResult`. Option values go to the engine as given, so the engine's
- * checks and messages are the only ones; its `InputError` is re-addressed from the query's field
- * (`from[1]`) to the option the user typed (`--from`). A fairy piece is `--betza TEXT` (piece
- * FAIRY unless `--piece` says otherwise); its text is bounded like the API's (MAX_BETZA_LENGTH's
- * default), and a piece asked by its Betza text is printed with its canonical text.
+ * and printed as text (distance, path count, smallest path, the layer boards: ./solve-output.ts)
+ * or as JSON shaped like the GraphQL `PathResult`, and drawn to files with `--svg`, `--png`. Option
+ * values go to the engine as given, so the engine's checks and messages are the only ones; its
+ * `InputError` is re-addressed from the query's field (`from[1]`) to the option the user typed
+ * (`--from`). A fairy piece is `--betza TEXT` (piece FAIRY unless `--piece` says otherwise); its
+ * text is bounded like the API's (MAX_BETZA_LENGTH's default), and a piece asked by its Betza
+ * text is printed with its canonical text.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -15,12 +16,14 @@ import {
   type PathResult,
   PIECES,
   type Piece,
-  renderAscii,
-  type SquareSet,
   solve,
 } from '@chess-paths/engine';
 import { DEFAULTS } from '../config.js';
 import { UsageError } from './help.js';
+import { parsePngWidth, writeImages } from './image-files.js';
+import type { PictureMode } from './picture.js';
+import { headText, listPaths, type PictureRequest, pictureText, resultJson } from './solve-output.js';
+import type { Session } from './terminal.js';
 
 /**
  * Most paths `--paths` lists: the API's page size (MAX_PAGE_SIZE's default). Listing is lazy, but
@@ -28,14 +31,21 @@ import { UsageError } from './help.js';
  */
 export const MAX_LISTED_PATHS = 1000;
 
+/** Most columns `--width` takes: wider than any terminal, narrower than a runaway number. */
+const MAX_WIDTH = 100_000;
+
 /** What `solve` was asked, parsed from its arguments. */
-export interface SolveRequest {
+export interface SolveRequest extends PictureRequest {
   query: PathQuery;
   /** How many paths to list (`--paths`), or undefined for none. */
   paths?: number;
   /** Cursor to list after (`--after`). */
   after?: string;
   json: boolean;
+  /** Files to write the picture to (`--svg`, `--png`), and the PNG's width (`--png-width`). */
+  svg?: string;
+  png?: string;
+  pngWidth?: number;
 }
 
 /** The query fields whose errors are reported under another option name. */
@@ -44,6 +54,8 @@ const OPTION_OF: Record<string, string> = { first: 'paths' };
 /** The engine's error, naming the option instead of the query field: `--from: "z9" is not ...`. */
 export function optionError(err: InputError): InputError {
   const [root, ...rest] = err.argument;
+  // An error of the command's own (a file of --svg) already names its option.
+  if (String(root).startsWith('--')) return err;
   const option = `--${OPTION_OF[String(root)] ?? root}`;
   // Indices are dropped (the value is quoted, which says which one); sub-fields stay: `--board (files)`.
   const sub = rest.filter((part) => typeof part === 'string');
@@ -84,6 +96,15 @@ function parseCount(text: string): number {
   return count;
 }
 
+/** `--width 120` -> 120 columns. */
+function parseWidth(text: string): number {
+  const width = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN;
+  if (!(width >= 1 && width <= MAX_WIDTH)) {
+    throw new InputError(['--width'], text, `is not a number of columns from 1 to ${MAX_WIDTH}`);
+  }
+  return width;
+}
+
 /** The mover: `--piece`, or FAIRY for a `--betza` without one; with its Betza text, within the API's default limit. */
 function parseMover(pieceText: string | undefined, betza: string | undefined): Pick<PathQuery, 'piece' | 'betza'> {
   const piece = pieceText === undefined ? 'FAIRY' : parsePiece(pieceText);
@@ -113,6 +134,8 @@ export function parseSolveArgs(args: string[]): SolveRequest {
     args,
     strict: true,
     allowPositionals: false,
+    // --no-picture: a boolean option also takes its negation (`--no-json` is accepted too, and harmless).
+    allowNegative: true,
     options: {
       piece: { type: 'string' },
       betza: { type: 'string' },
@@ -125,6 +148,12 @@ export function parseSolveArgs(args: string[]): SolveRequest {
       paths: { type: 'string' },
       after: { type: 'string' },
       json: { type: 'boolean', default: false },
+      picture: { type: 'boolean' },
+      plain: { type: 'boolean', default: false },
+      width: { type: 'string' },
+      svg: { type: 'string' },
+      png: { type: 'string' },
+      'png-width': { type: 'string' },
     },
   });
   const missing = (['piece', 'from', 'to'] as const).filter(
@@ -151,79 +180,51 @@ export function parseSolveArgs(args: string[]): SolveRequest {
     ...(values.blocked !== undefined ? { blocked: squareList(values.blocked) } : {}),
     ...(values.fen !== undefined ? { fen: values.fen } : {}),
   };
+  const picture: PictureMode = values.picture === undefined ? 'auto' : values.picture ? 'always' : 'never';
+  for (const option of ['svg', 'png'] as const) {
+    if (values[option] === '') throw new InputError([`--${option}`], '', 'names no file');
+  }
+  if (values['png-width'] !== undefined && values.png === undefined) {
+    throw new UsageError('--png-width needs --png', 'solve');
+  }
   return {
     query,
     json: values.json === true,
+    picture,
+    plain: values.plain === true,
+    ...(values.width !== undefined ? { width: parseWidth(values.width) } : {}),
+    ...(values.svg !== undefined ? { svg: values.svg } : {}),
+    ...(values.png !== undefined ? { png: values.png } : {}),
+    ...(values['png-width'] !== undefined ? { pngWidth: parsePngWidth(values['png-width']) } : {}),
     ...(values.paths !== undefined ? { paths: parseCount(values.paths) } : {}),
     ...(values.after !== undefined ? { after: values.after } : {}),
   };
 }
 
-/** A square set as the API shows it (no `indices`, which the schema does not have). */
-function squareSetJson(set: SquareSet) {
-  return { bitboard: set.bitboard, squares: set.squares, count: set.count };
-}
-
-/** The result as the API's `PathResult` would serialize it; bigints as decimal strings. */
-export function resultJson(result: PathResult, page?: PathConnection): Record<string, unknown> {
-  return {
-    key: result.key,
-    piece: result.piece,
-    betza: result.betza,
-    board: { files: result.board.files, ranks: result.board.ranks },
-    mask: result.mask,
-    sources: squareSetJson(result.sources),
-    targets: squareSetJson(result.targets),
-    reachable: result.reachable,
-    distance: result.distance,
-    layers: result.layers.map(squareSetJson),
-    squares: squareSetJson(result.squares),
-    pathCount: result.pathCount.toString(),
-    path: result.path === null ? null : { squares: result.path.squares },
-    distances: result.distances,
-    ...(page
-      ? {
-          paths: {
-            edges: page.edges.map((edge) => ({ cursor: edge.cursor, node: { squares: edge.node.squares } })),
-            pageInfo: page.pageInfo,
-            totalCount: page.totalCount.toString(),
-          },
-        }
-      : {}),
-    overlay: { ascii: renderAscii(result) },
-  };
-}
-
-/** The result as text: a few labelled lines, the listed paths, then the layer boards. */
-export function resultText(request: SolveRequest, result: PathResult, page?: PathConnection): string {
-  const { query } = request;
-  // A piece asked by its Betza text is named with the canonical text (`--betza WF` is KING (K)).
-  const named = query.betza == null ? '' : `piece: ${result.piece} (${result.betza})\n`;
-  if (!result.reachable) return `${named}unreachable: no path from ${query.from.join(',')} to ${query.to.join(',')}\n`;
-  const lines = [
-    `distance: ${result.distance}`,
-    `path count: ${result.pathCount}`,
-    `smallest path: ${result.path?.squares.join(' ')}`,
-  ];
-  if (page) {
-    const where = request.after === undefined ? 'first' : 'next';
-    lines.push('', `${where} ${page.edges.length} of ${result.pathCount} paths:`);
-    for (const edge of page.edges) lines.push(`  ${edge.node.squares.join(' ')}`);
-  }
-  lines.push('', renderAscii(result));
-  return `${named}${lines.join('\n')}\n`;
-}
-
-/** Runs `solve` on parsed arguments and returns what to print on stdout. */
-export function solveCommand(request: SolveRequest): string {
+/**
+ * Runs `solve` on parsed arguments: solves, writes the asked files, then yields what to print on
+ * stdout piece by piece. Everything that can fail on the user's input (the query, the cursor, a
+ * file) fails before the first piece, so an error never follows half an answer.
+ */
+export function solveCommand(request: SolveRequest, session: Session): Iterable<string> {
+  const { progress } = session;
   let result: PathResult;
   let page: PathConnection | undefined;
+  let written: string[];
   try {
     result = solve(request.query);
-    if (request.paths !== undefined) page = result.paths({ first: request.paths, after: request.after ?? null });
+    if (request.paths !== undefined) page = listPaths(result, request.paths, request.after, progress);
+    written = writeImages({ ...request, fen: request.query.fen }, result, progress);
   } catch (err) {
     throw err instanceof InputError ? optionError(err) : err;
   }
-  if (request.json) return `${JSON.stringify(resultJson(result, page), null, 2)}\n`;
-  return resultText(request, result, page);
+  if (request.json) return [`${JSON.stringify(resultJson(result, page), null, 2)}\n`];
+  const { from, to, betza } = request.query;
+  const head = headText(result, { from, to, betza: betza != null, after: request.after }, page);
+  const picture = pictureText(request, result, session);
+  return (function* () {
+    yield head;
+    yield* picture;
+    if (written.length > 0) yield `\n${written.join('\n')}\n`;
+  })();
 }
