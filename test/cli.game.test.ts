@@ -1,15 +1,18 @@
 /**
  * `chess-paths game FILE|-` on the built command: the Opera Game (Morphy, Paris 1858) printed as
- * its plies and journeys, a detour checked against the reference BFS on the position written out
- * by hand, `--json` with the API's fields, and the exit codes of a bad game (1, the move named),
- * a missing file (1) and a missing FILE (2), none with a stack trace.
+ * its plies, its ending and its pieces with their maneuvers (none a detour: the whole-journey
+ * reading called the f1 bishop's three separate moves one); the Saavedra rook's detour with its
+ * checks named, and the game back as annotated PGN; a file of several games a line each with a
+ * bad one named and the file counted; `--json` with the API's fields; and the exit codes of a bad
+ * game (1, the move named), a missing file (1) and a missing FILE (2), none with a stack trace.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readGame } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referenceParseSquare, referenceSolve } from '../packages/engine/test/support/reference-bfs.js';
+import { SAAVEDRA } from '../packages/engine/test/support/famous-games.js';
 import { DEFAULTS } from '../src/config.js';
 import { ROOT } from './support/child-server.js';
 
@@ -38,50 +41,70 @@ const cli = (args: string[], input?: string) =>
   spawnSync(process.execPath, [CLI, 'game', ...args], { cwd: ROOT, encoding: 'utf8', input, timeout: 30_000 });
 
 describe('chess-paths game', () => {
-  it('prints the plies and the journeys with their detours', () => {
+  it('prints the plies, how the game ended, and every piece with its maneuvers', () => {
     const run = cli([file]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('33 plies, result 1-0');
+    expect(run.stdout).toContain('33 plies, result 1-0, checkmate');
     expect(run.stdout).toMatch(/^ {2}12\. O-O-O +Rd8$/m);
     expect(run.stdout).toMatch(/^ {2}17\. Rd8#$/m);
     expect(run.stdout).toContain('  white king e1: e1 c1\n');
-    expect(run.stdout).toContain('  black knight b8: b8 d7 (captured at ply 25)\n');
-    // The f1 bishop went f1 c4 b5 d7 in three moves. Before 6. Bc4 (after 5... dxe5) the board
-    // is r n . q k b n r / p p p . . p p p / . . . . . . . . / . . . . p . . . /
-    // . . . . P . . . / . . . . . Q . . / P P P . . P P P / R N B . K B . R, and the reference
-    // BFS finds f1 to d7 in 2 (f1-b5-d7): a detour of one move.
-    const board = { files: 8, ranks: 8 };
-    const occupied = 'a8 b8 d8 e8 f8 g8 h8 a7 b7 c7 f7 g7 h7 e5 e4 f3 a2 b2 c2 f2 g2 h2 a1 b1 c1 e1 f1 h1'.split(' ');
-    const passable = Array.from({ length: 64 }, () => true);
-    for (const name of occupied) passable[referenceParseSquare(name, board)!] = false;
-    passable[referenceParseSquare('f1', board)!] = true;
-    const reference = referenceSolve({
-      piece: 'BISHOP',
-      ...board,
-      passable,
-      sources: [referenceParseSquare('f1', board)!],
-      targets: [referenceParseSquare('d7', board)!],
-    });
-    expect(reference.distance).toBe(2);
+    expect(run.stdout).toContain('  black knight b8: b8 d7 (captured by 13. Rxd7)\n');
+    // The f1 bishop's f1-c4-b5-d7 is three moves months apart, not one trip: no maneuver, no detour.
+    expect(run.stdout).toContain('  white bishop f1: f1 c4 b5 d7 (captured by 15... Nxd7)\n  white');
+    expect(run.stdout).not.toContain('detour');
+  });
+
+  it('names a detour, its checks, and prints the game back annotated for PGN readers', () => {
+    const saavedra = join(dir, 'saavedra.pgn');
+    writeFileSync(saavedra, SAAVEDRA);
+    const run = cli([saavedra]);
+    expect(run.status).toBe(0);
     expect(run.stdout).toContain(
-      '  white bishop f1: f1 c4 b5 d7 (captured at ply 30)\n    detour: moves 1-3 (f1 c4 b5 d7) took 3, the shortest path 2\n',
+      '    moves 1-6 (d5 d6 d5 d4 d3 d4 a4): a detour: 6 moves where 5 stayed open (d5 d1 b1 b2 a2 a4); checks with 1... Rd6+, 2... Rd5+, 3... Rd4+, 4... Rd3+\n',
+    );
+    expect(run.stdout).toContain('    moves 1-4 (b6 b5 b4 b3 c2): the shortest way (4 moves)\n');
+    const annotated = cli(['--annotate', saavedra]);
+    expect(annotated.status).toBe(0);
+    expect(annotated.stdout).toContain('Ra4\n{d5-d6-d5-d4-d3-d4-a4: 6 moves where 5 stayed open');
+    expect(readGame(annotated.stdout).plies.map((p) => p.uci)).toEqual(readGame(SAAVEDRA).plies.map((p) => p.uci));
+  });
+
+  it('reads a file of many games a game at a time: a line each, a bad one named, the whole file counted', () => {
+    const month = join(dir, 'month.pgn');
+    writeFileSync(month, [OPERA, SAAVEDRA, '[Event "bad"]\n\n1. e4 e5 2. Ke3 *', OPERA].join('\n'));
+    const run = cli([month]);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n')).toEqual([
+      'game 1: Paul Morphy - Duke Karl / Count Isouard, A Night at the Opera ?, 1-0, 33 plies: 5 maneuvers, 0 detours',
+      'game 2: ? - ?, ? ?, 1-0, 13 plies: 2 maneuvers, 1 detours (rook 1)',
+      'game 3 (line 12): not read: pgn: 2. Ke3 is not legal here (line 3, column 13)',
+      'game 4: Paul Morphy - Duke Karl / Count Isouard, A Night at the Opera ?, 1-0, 33 plies: 5 maneuvers, 0 detours',
+      '',
+      '3 games read, 1 not read, 79 plies: 12 maneuvers, 1 detours (rook 1), 0 ways closed by the opponent',
+      '',
+    ]);
+    const lines = cli(['--json', month]).stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[1]).journeys.find((j: { role: string }) => j.role === 'ROOK').maneuvers[0].verdict).toBe(
+      'DETOUR',
     );
   });
 
-  it('--json gives the API fields, each journey with its detours, from standard input', () => {
+  it('--json gives the API fields, each journey with its maneuvers, from standard input', () => {
     const run = cli(['-', '--json'], OPERA);
     expect(run.status).toBe(0);
     const game = JSON.parse(run.stdout);
     expect(game.result).toBe('1-0');
+    expect(game.boardEnding).toBe('CHECKMATE');
     expect(game.tags[1]).toEqual({ name: 'White', value: 'Paul Morphy' });
     expect(game.plies).toHaveLength(33);
     expect(game.plies[23]).toMatchObject({ number: 24, color: 'BLACK', san: 'Rd8', uci: 'a8d8' });
     expect(game.plies[22]).toMatchObject({ san: 'O-O-O', uci: 'e1c1', from: 'e1', to: 'c1' });
+    expect(game.plies[5]).toMatchObject({ san: 'Bg4', comments: ['a weak move'] });
     expect(game.plies[32].position.fen).toBe('1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17');
-    const bishop = game.journeys.find((j: { squares: string[] }) => j.squares[0] === 'f1');
-    expect(bishop.detours).toEqual([{ first: 1, last: 3, moves: 3, distance: 2 }]);
     expect(game.journeys).toHaveLength(32);
+    expect(game.journeys.every((j: { maneuvers: unknown[] }) => Array.isArray(j.maneuvers))).toBe(true);
   });
 
   it('refuses a bad game (1), a missing file (1) and a missing FILE (2) in one line, no stack', () => {
@@ -98,17 +121,17 @@ describe('chess-paths game', () => {
     for (const run of [bad, missing, usage]) expect(run.stderr).not.toMatch(/^\s+at /m);
   });
 
-  it('refuses a file over the PGN limit by its size in bytes, before decoding it, and an empty one', () => {
-    // Invalid UTF-8 would decode to three bytes a byte: the size said is the file's.
-    const big = join(dir, 'big.bin');
-    writeFileSync(big, Buffer.alloc(DEFAULTS.MAX_PGN_BYTES + 1, 0xff));
+  it('refuses a game over the PGN limit by its size in bytes, before reading it, and an empty file', () => {
+    // One game over the limit (its line and newline): refused by its size, its text never kept.
+    const big = join(dir, 'big.pgn');
+    writeFileSync(big, `${'a'.repeat(DEFAULTS.MAX_PGN_BYTES + 1)}\n`);
     const run = cli([big]);
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(
-      `chess-paths: FILE is ${DEFAULTS.MAX_PGN_BYTES + 1} bytes, over the limit of ${DEFAULTS.MAX_PGN_BYTES} bytes of PGN\n`,
+      `chess-paths: FILE holds a game of ${DEFAULTS.MAX_PGN_BYTES + 2} bytes, over the limit of ${DEFAULTS.MAX_PGN_BYTES} bytes of PGN\n`,
     );
     const empty = cli(['-'], '');
     expect(empty.status).toBe(1);
-    expect(empty.stderr).toMatch(/^chess-paths: pgn: holds no game/);
+    expect(empty.stderr).toBe('chess-paths: FILE: "-" holds no game\n');
   });
 });

@@ -54,25 +54,39 @@ Examples:
 `;
 
 /** `chess-paths game --help`. */
-export const GAME_HELP = `Usage: chess-paths game FILE [--json]
+export const GAME_HELP = `Usage: chess-paths game FILE [--json | --annotate]
 
-Reads one game in PGN from FILE (or standard input with -) and prints its moves, then the
-journey of every piece of the start position: the squares it stood on, when it was captured or
-promoted, and its detours, the stretches of its moves that took more moves than the shortest
-path on the board as it stood before the first of them. Comments, variations and annotations
-are read and skipped; a move that is not legal is refused with its number and side (3... Nf6).
-While a long game's detours are searched for more than a second, a progress line is shown on
-standard error if it is a terminal.
+Reads the games in PGN of FILE (or standard input with -), one at a time.
+
+A file of one game prints its moves and how it ended, then every piece of the start position:
+the squares it stood on, the move that captured it or its promotion, and its maneuvers. A
+maneuver is a run of two or more of its moves while its side moved nothing else; it is said to
+be the shortest way, a detour (a shorter way stayed open while it travelled), a way the
+opponent closed (naming the move), or not compared (castling, a pawn's capture, waiting moves);
+the moves that took or gave check are named. A move that is not legal is refused with its
+number and side (3... Nf6).
+
+A file of several games (a month of games, a tournament) prints a line a game (its players,
+result, plies, maneuvers and detours by piece kind) and the whole file's count at the end; a
+game that cannot be read is reported with its number and line, and the others are read. The file
+is read a game at a time, in constant memory. While the work takes more than a second, a
+progress line is shown on standard error if it is a terminal.
 
 Options:
-  --json       print JSON with the GraphQL API's Game fields, each journey with its detours
+  --annotate   print each game back as PGN, with what its author wrote and its detours as
+               comments with arrows ([%cal ...], [%csl ...]) that lichess, ChessBase and PGN
+               viewers draw
+  --json       print JSON with the GraphQL API's Game fields, each journey with its maneuvers
+               (a line a game for a file of several)
   -h, --help   show this help
 
-Exit status: 0 read, 1 a file or game that cannot be read (the message says what and where) or
-output that could not be written, 2 command line not understood.
+Exit status: 0 read, 1 a file or (for one game) a game that cannot be read (the message says
+what and where) or output that could not be written, 2 command line not understood.
 
-Example:
+Examples:
   chess-paths game - < game.pgn
+  chess-paths game month.pgn
+  chess-paths game --annotate game.pgn > annotated.pgn
 `;
 
 /** `chess-paths solve --help`. */

@@ -96,7 +96,7 @@ async function dispatch(args: string[], io: Output): Promise<number | undefined>
       try {
         const chunks =
           command === 'game'
-            ? [gameCommand(parseGameArgs(rest), session.progress)]
+            ? gameCommand(parseGameArgs(rest), session.progress)
             : solveCommand(parseSolveArgs(rest), session);
         writeAll(chunks, io, session);
       } finally {
