@@ -14,7 +14,9 @@
  * - A file of 1,000 well-known games (five famous games and studies and the master game above,
  *   repeated), read one by one: games a second through `readGame`, beside chess.js's `loadPgn`
  *   of the same texts and pgn-extract (Debian; a whole process writing the games as UCI, best of
- *   three) on the same file when it is installed; the heap's growth while reading.
+ *   three) on the same file when it is installed; the heap's growth while reading; and
+ *   `chess-paths game` on the file (its maneuvers compared too), as a whole process, with its peak
+ *   memory.
  * Writes bench/games-results.json.
  */
 import { spawnSync } from 'node:child_process';
@@ -129,10 +131,30 @@ function thousandGames() {
     rmSync(dir, { recursive: true, force: true });
     pgnExtractPerSec = Math.round(1000 / (best / 1000));
   }
+  // The command line on the same file, as a whole process: a line a game, its peak memory.
+  const cli = new URL('../dist/cli.js', import.meta.url).pathname;
+  let cliPerSec: number | null = null;
+  let cliPeakMb: number | null = null;
+  if (existsSync(cli)) {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-cli-'));
+    const games = join(dir, 'games.pgn');
+    const peak = join(dir, 'peak.cjs');
+    writeFileSync(games, file.join('\n\n'));
+    writeFileSync(peak, "process.on('exit', () => process.stderr.write('peak ' + process.resourceUsage().maxRSS + '\\n'));");
+    const t = performance.now();
+    const run = spawnSync(process.execPath, ['--require', peak, cli, 'game', games], { encoding: 'utf8' });
+    const ms = performance.now() - t;
+    cliPerSec = run.status === 0 ? Math.round(1000 / (ms / 1000)) : null;
+    const kb = Number(/peak (\d+)/.exec(run.stderr)?.[1]);
+    cliPeakMb = Number.isFinite(kb) ? Math.round(kb / 1024) : null;
+    rmSync(dir, { recursive: true, force: true });
+  }
   return {
     games: file.length,
     plies,
     oursPerSec: Math.round(1000 / (oursMs / 1000)),
+    cliPerSec,
+    cliPeakMb,
     chessJsPerSec: Math.round(1000 / (chessJsMs / 1000)),
     pgnExtractPerSec,
     heapGrowthMb: Number(heapGrowthMb.toFixed(1)),
