@@ -140,7 +140,10 @@ function thousandGames() {
     const games = join(dir, 'games.pgn');
     const peak = join(dir, 'peak.cjs');
     writeFileSync(games, file.join('\n\n'));
-    writeFileSync(peak, "process.on('exit', () => process.stderr.write('peak ' + process.resourceUsage().maxRSS + '\\n'));");
+    writeFileSync(
+      peak,
+      "process.on('exit', () => process.stderr.write('peak ' + process.resourceUsage().maxRSS + '\\n'));",
+    );
     const t = performance.now();
     const run = spawnSync(process.execPath, ['--require', peak, cli, 'game', games], { encoding: 'utf8' });
     const ms = performance.now() - t;
