@@ -141,14 +141,14 @@ describe('chess-paths with a terminal on standard error', () => {
     expect(neverShared(events)).toBe(true);
   });
 
-  it('game: the detours are reported piece by piece', async () => {
+  it('game: the maneuvers are compared piece by piece', async () => {
     dir = mkdtempSync(join(tmpdir(), 'chess-paths-progress-'));
     const file = join(dir, 'game.pgn');
     writeFileSync(file, KASPAROV_TOPALOV);
     const { io, events } = recorder(true, 300, true);
     expect(await run(['game', file], io)).toBe(0);
     const status = events.filter((e) => e.to === 'status').map((e) => e.text);
-    expect(status.some((text) => /finding detours, piece \d+ of 32/.test(text))).toBe(true);
+    expect(status.some((text) => /comparing maneuvers, piece \d+ of 32/.test(text))).toBe(true);
     expect(neverShared(events)).toBe(true);
   });
 
