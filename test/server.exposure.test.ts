@@ -1,10 +1,11 @@
 /**
  * What the service shows to the world, by configuration, over real HTTP: introspection and the
  * playground off (every introspection entry point refused, field suggestions hidden, no landing
- * page), the playground off with introspection kept, both on by default in production too (the
+ * page and none of its files), the playground off with introspection kept, both on by default in production too (the
  * playground needs introspection), and cross-site safety (plain GET queries answered, text/plain POSTs refused) in every combination.
  */
 import { describe, expect, it } from 'vitest';
+import { readPlaygroundFiles } from '../src/graphql/apollo/playground.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8"] }) { distance } }';
@@ -12,6 +13,12 @@ const SEED = '{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["a1", "h8
 async function landingPage(t: TestServer) {
   const res = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });
   return { status: res.status, text: await res.text() };
+}
+
+/** The status of a request for the playground's script (a file of the build). */
+async function playgroundScript(t: TestServer): Promise<number> {
+  const files = await readPlaygroundFiles();
+  return (await fetch(`${t.url}/playground/${files?.script}`)).status;
 }
 
 /**
@@ -54,6 +61,7 @@ describe('introspection and playground switched off (PLAYGROUND=false INTROSPECT
 
       const page = await landingPage(t);
       expect(page.text).not.toMatch(/graphiql|SeedExample/i);
+      expect(await playgroundScript(t)).toBe(404);
       expect((await t.gql(SEED)).body).toEqual({ data: { shortestPaths: { distance: 4 } } });
       expect((await t.gql('{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
       await expectCrossSiteSafety(t);
@@ -72,6 +80,7 @@ describe('playground off, introspection kept (PLAYGROUND=false INTROSPECTION=tru
       const typo = await t.gql('{ shortestPath(query: { piece: KING, from: ["e4"], to: ["a1"] }) { distance } }');
       expect(typo.body.errors?.[0].message).toMatch(/Did you mean "shortestPaths/);
       expect((await landingPage(t)).text).not.toMatch(/graphiql|SeedExample/i);
+      expect(await playgroundScript(t)).toBe(404);
       await expectCrossSiteSafety(t);
     } finally {
       await t.close();
@@ -99,6 +108,7 @@ describe('defaults, in production too', () => {
       const page = await landingPage(t);
       expect(page.status).toBe(200);
       expect(page.text).toContain('SeedExample');
+      expect(await playgroundScript(t)).toBe(200);
       const intro = await t.gql('{ __schema { queryType { name } } }');
       expect(intro.body).toEqual({ data: { __schema: { queryType: { name: 'Query' } } } });
       await expectCrossSiteSafety(t);

@@ -1,7 +1,9 @@
 /**
- * Sending a large, rarely changing HTML page (the playground, about 9 MB): compressed once with
- * gzip at the highest level, tagged with a content hash, and answered with 304 when the browser
- * already holds it.
+ * Sending the playground's HTML page (a few KB: its script, style and workers are files of their
+ * own, `playground-route.ts`): compressed once with gzip, tagged with a content hash, and answered
+ * `no-cache`, so a new build's page (naming new files) is seen at once, and a client that kept the
+ * page gets a bare 304 while it is the same. (A browser keeps it only until the playground POSTs to
+ * /graphql, which makes it drop its copy of that URL: it then gets the page again, about 1 KB.)
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -33,7 +35,7 @@ export function htmlPageSender() {
     const compressed = pageFor(html);
     const headers: Record<string, string> = {
       'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'public, max-age=300',
+      'cache-control': 'no-cache',
       etag: compressed.etag,
       // CORS may have named Origin already: a list of origins makes the page vary by it too.
       vary: appendVary(res.getHeader('vary'), 'Accept', 'Accept-Encoding'),

@@ -4,6 +4,7 @@
  * configured origins, and counts and times every response by route:
  *
  * - `POST|GET /graphql`: the GraphQL endpoint and its playground (`graphql-route.ts`).
+ * - `GET /playground/*`: the playground's files, when PLAYGROUND is on (`playground-route.ts`).
  * - `GET /health`: 200 with a small JSON report once the database is ready, 503 before it is
  *   and while it is degraded or the server is stopping.
  * - `GET /metrics`: Prometheus text.
@@ -22,6 +23,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';
 import { DIAGRAM_PATH, DIAGRAM_PNG_PATH, diagramRoute } from './diagram-route.js';
 import { graphqlRoute } from './graphql-route.js';
+import { isPlaygroundPath, playgroundRoute } from './playground-route.js';
 import { sendError, sendJson } from './replies.js';
 import { isViewerPath, viewerRoute } from './viewer-route.js';
 
@@ -53,6 +55,7 @@ export function createRequestHandler(deps: HandlerDeps) {
   const graphql = graphqlRoute(deps);
   const viewer = viewerRoute(undefined, { config });
   const diagram = diagramRoute(deps);
+  const playground = config.playground ? playgroundRoute() : undefined;
 
   /** Answers one request; resolves to the route's name for the metrics. */
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> => {
@@ -82,6 +85,10 @@ export function createRequestHandler(deps: HandlerDeps) {
     if (path === DIAGRAM_PATH || path === DIAGRAM_PNG_PATH) {
       await diagram(req, res, url);
       return path === DIAGRAM_PATH ? 'diagram' : 'diagram_png';
+    }
+    if (playground && isPlaygroundPath(path)) {
+      await playground(req, res, path);
+      return 'playground';
     }
     if (isViewerPath(path)) {
       await viewer(req, res, path, url);
