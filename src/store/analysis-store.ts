@@ -24,6 +24,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError, type PathQuery } from '@chess-paths/engine';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
+import { chunkBy, yieldToEventLoop } from './chunks.js';
 import type { Dialect } from './dialect.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import {
@@ -35,6 +36,7 @@ import {
   recordSave,
 } from './idempotent-save.js';
 import type { StoreLogger } from './migrate.js';
+import { READ_BYTES, READ_ROWS } from './result-cache.js';
 import { MAX_INT } from './transfer-fields.js';
 import {
   type AnalysisPage,
@@ -243,19 +245,30 @@ export class PrismaAnalysisStore implements AnalysisStore {
           OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
         }
       : {};
-    const [rows, totalCount] = await this.#prisma.$transaction([
+    // The page's ids and sizes first, then its rows in chunks bounded in bytes with the event loop
+    // let run between them: a page of 50 analyses near MAX_ANALYSIS_BYTES is tens of megabytes,
+    // which one synchronous SQLite read would hold the event loop for. A row deleted between the
+    // two reads is left out of the page.
+    const [sizes, totalCount] = await this.#prisma.$transaction([
       this.#prisma.analysis.findMany({
         where,
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         take: first + 1,
+        select: { id: true, bytes: true },
       }),
       this.#prisma.analysis.count(),
     ]);
-    const page = rows.slice(0, first);
+    const byId = new Map<string, AnalysisRow>();
+    for (const [n, chunk] of chunkBy(sizes.slice(0, first), READ_ROWS, READ_BYTES, (row) => row.bytes).entries()) {
+      if (n > 0) await yieldToEventLoop();
+      const rows = await this.#prisma.analysis.findMany({ where: { id: { in: chunk.map((row) => row.id) } } });
+      for (const row of rows) byId.set(row.id, row);
+    }
+    const page = sizes.slice(0, first).flatMap(({ id }) => byId.get(id) ?? []);
     const edges = page.map((row) => ({ cursor: encodeAnalysisCursor(row.createdAt, row.id), node: toRecord(row) }));
     return {
       edges,
-      hasNextPage: rows.length > first,
+      hasNextPage: sizes.length > first,
       endCursor: edges.length > 0 ? edges[edges.length - 1].cursor : null,
       totalCount,
     };

@@ -187,6 +187,32 @@ describeEachDatabase('analyses', (database) => {
     expect(last).toEqual({ edges: [], hasNextPage: false, endCursor: null, totalCount: 7 });
   });
 
+  it('lists a page of large analyses whole and in order, read in chunks of at most READ_BYTES with turns of the event loop between them', async () => {
+    const notes = (i: number) => `${i}`.repeat(300_000);
+    for (let i = 0; i < 7; i++) await store.analyses.save({ title: `L${i}`, notes: notes(i), queries, resultKeys });
+    const all = await store.analyses.list({ first: 100 });
+    // 7 x 300 KB is two chunks of READ_BYTES at least: every row is still there, whole, in the page's order.
+    expect(all.edges.map((e) => e.node.title).sort()).toEqual(['L0', 'L1', 'L2', 'L3', 'L4', 'L5', 'L6']);
+    for (const { node } of all.edges) expect(node.notes).toBe(notes(Number(node.title.slice(1))));
+    expect(all.edges.map((e) => e.node)).toEqual(
+      await Promise.all(all.edges.map(async (e) => await store.analyses.get(e.node.id))),
+    );
+    const firstThree = await store.analyses.list({ first: 3 });
+    expect(firstThree.edges.map((e) => e.node.id)).toEqual(all.edges.slice(0, 3).map((e) => e.node.id));
+    expect(firstThree.hasNextPage).toBe(true);
+    // Turns of the event loop counted while a page is read (a timer that keeps rescheduling itself).
+    let turns = 0;
+    let reading = true;
+    const count = () => {
+      turns++;
+      if (reading) setImmediate(count);
+    };
+    setImmediate(count);
+    await store.analyses.list({ first: 100 });
+    reading = false;
+    expect(turns).toBeGreaterThanOrEqual(2);
+  });
+
   it('rejects malformed cursors with an InputError on `after`', async () => {
     await store.analyses.save({ title: 'T', queries: [], resultKeys: [] });
     const good = (await store.analyses.list({ first: 1 })).endCursor!;

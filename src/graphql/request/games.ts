@@ -16,10 +16,15 @@ import type { OverPlies } from '../work/tasks.js';
 import type { Context } from './context.js';
 
 /** The game of a PGN text, checked against the limits, read once per text (`path` names the argument). */
-export function readGameFor(ctx: Context, pgn: string, path: (string | number)[] = ['pgn']): Promise<Game> {
+export async function readGameFor(ctx: Context, pgn: string, path: (string | number)[] = ['pgn']): Promise<Game> {
   const { limits, games } = ctx.services;
-  checkPgn(pgn, limits, path);
-  const key = createHash('sha256').update(pgn, 'utf8').digest('hex');
+  // Measuring and hashing a text of MAX_PGN_BYTES takes about a millisecond: paced like engine
+  // work, so that a page of fifty stored games (graphql-js resolves the whole list in one go)
+  // lets the event loop run between slices instead of hashing them all at once.
+  const key = await ctx.budget.lazy(() => {
+    checkPgn(pgn, limits, path);
+    return createHash('sha256').update(pgn, 'utf8').digest('hex');
+  });
   return games.get(key, async () => {
     // The half-moves are counted on the worker: a text has at most a third of its length of them.
     const weight = gameReadWeight(Math.min(limits.maxPlies, Math.ceil(pgn.length / 3)), pgn.length);

@@ -8,15 +8,49 @@
  * its own `route`.
  */
 
-import { journeyManeuvers, journeyRoute, type PathQuery, writePgn } from '@chess-paths/engine';
+import { journeyManeuvers, journeyRoute, type ParsedPosition, type PathQuery, writePgn } from '@chess-paths/engine';
 import { type Context, resolveResult } from '../../request/context.js';
 import { readGameFor } from '../../request/games.js';
 import { notePositionDiagram } from '../../request/position-diagrams.js';
 import { prepareQuestion, rethrowUnder } from '../../request/questions.js';
 import type { GameResolvers, JourneyResolvers, PlyResolvers, QueryResolvers } from '../generated/resolvers.js';
 
-/** A position of the game (8 x 8), read on the request's budget. */
-const positionOf = (ctx: Context, fen: string) => ctx.budget.run(() => ctx.services.engine.parseFen(fen));
+/**
+ * A position of the game (8 x 8) that reads its FEN only when a field needs the board. A game's
+ * FENs are already in the engine's full form, so `fen` and `turn` are answered from the text: a
+ * thousand-ply game asked for `plies { position { fen } }` costs no parsing at all, where parsing
+ * every ply's FEN held the event loop for tens of milliseconds per request. The reading, when a
+ * field needs it, is on the request's budget like any other.
+ */
+class GamePosition implements ParsedPosition {
+  #parsed: ParsedPosition | undefined;
+  constructor(
+    readonly fen: string,
+    private readonly ctx: Context,
+  ) {}
+  get turn() {
+    return this.fen.split(' ', 2)[1] === 'b' ? ('BLACK' as const) : ('WHITE' as const);
+  }
+  get board() {
+    return this.parsed().board;
+  }
+  get pieces() {
+    return this.parsed().pieces;
+  }
+  get occupied() {
+    return this.parsed().occupied;
+  }
+  get occupiedWords() {
+    return this.parsed().occupiedWords;
+  }
+  private parsed(): ParsedPosition {
+    this.#parsed ??= this.ctx.budget.run(() => this.ctx.services.engine.parseFen(this.fen));
+    return this.#parsed;
+  }
+}
+
+/** A position of the game, read when first needed. */
+const positionOf = (ctx: Context, fen: string): ParsedPosition => new GamePosition(fen, ctx);
 
 /** `Query.game`. */
 export const gameQueries: Pick<QueryResolvers, 'game'> = {

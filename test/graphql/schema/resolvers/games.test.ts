@@ -113,6 +113,24 @@ describe('a game', () => {
     });
   });
 
+  it("answers every field of a ply's position as Query.position answers its FEN", async () => {
+    const FIELDS = 'fen turn board { files ranks } occupied { bitboard squares count } pieces { square role color }';
+    const { body } = await t.gql(
+      `query($pgn: String!) { game(pgn: $pgn) { start { ${FIELDS} } plies { position { ${FIELDS} } } } }`,
+      { pgn: fresh(OPERA) },
+    );
+    expect(body.errors).toBeUndefined();
+    const positions = [body.data.game.start, ...body.data.game.plies.map((p: { position: unknown }) => p.position)];
+    const fens = positions.map((p: { fen: string }) => p.fen);
+    // One request per FEN (a request's aliases are limited).
+    const direct = await Promise.all(
+      fens.map((fen: string) => t.gql(`query($fen: String!) { position(fen: $fen) { ${FIELDS} } }`, { fen })),
+    );
+    expect(direct.flatMap((r) => r.body.errors ?? [])).toEqual([]);
+    expect(positions).toEqual(direct.map((r) => r.body.data.position));
+    expect(positions.filter((p: { turn: string }) => p.turn === 'BLACK')).toHaveLength(17);
+  });
+
   it('answers Ply.position.paths and Journey.route as Position.paths on the position before the move, in one loader batch', async () => {
     const batches = await t.metric('chess_paths_loader_batch_size_count');
     const questions = await t.metric('chess_paths_loader_batch_size_sum');
