@@ -25,7 +25,7 @@ import { heldBytes, keptTables } from './memory.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
 import { type Shift, SparseSlider } from './slide.js';
 import type { OrthodoxMover } from './types.js';
-import { Accumulator, type SparseLayers, SparseWords } from './words.js';
+import { Accumulator, noteGrowth, type SparseLayers, SparseWords, scratchGrowth } from './words.js';
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
 export class WordFill {
@@ -67,6 +67,7 @@ export class WordFill {
         guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
       }));
       this.shifts.set(piece, list);
+      noteGrowth();
     }
     return list;
   }
@@ -154,18 +155,18 @@ export class WordFill {
       // only the knight gains from the 64-bit units of the wide fill.
       if (piece === 'KNIGHT' && fitsWideKnight(this.geo)) {
         if (webAssembly && wasmWideKnightAvailable()) {
-          this.wasmWideKnight ??= new WasmWideKnightFill(this.geo);
+          this.wasmWideKnight ??= grew(new WasmWideKnightFill(this.geo));
           return this.wasmWideKnight.solve(passable, sources, targets);
         }
-        this.wideKnight ??= new WideKnightFill(this.geo);
+        this.wideKnight ??= grew(new WideKnightFill(this.geo));
         return this.wideKnight.solve(passable, sources, targets);
       }
-      this.leapers ??= new LeaperFill(this.geo);
+      this.leapers ??= grew(new LeaperFill(this.geo));
       return this.leapers.solve(piece, passable, sources, targets);
     }
     const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
     if (groups !== null) {
-      this.leapers ??= new LeaperFill(this.geo);
+      this.leapers ??= grew(new LeaperFill(this.geo));
       return this.leapers.solve(groups, passable, sources, targets);
     }
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
@@ -325,15 +326,24 @@ function recordStep(list: SparseWords, from: number, to: number, k: number, dist
   }
 }
 
+/** A kernel made on a fill's first solve of its kind: counted as growth of the fill's scratch. */
+function grew<K>(kernel: K): K {
+  noteGrowth();
+  return kernel;
+}
+
 /**
  * The general fill of each board size, in the `boards` cache (`memory.ts`). Its scratch grows to
  * the largest solve it served, so it is measured again as it is used (not what it shares with
- * other entries): at each use past 32 words (a solve costs far more there than the few
- * microseconds of a measure), every 16th use below.
+ * other entries): after any fill's scratch grew (`scratchGrowth`: its lists, its kernels, its
+ * shifts), and at every 16th use whatever grew (the fairy step's lazy arrays). Measuring at
+ * every use cost a fifth of a 64 x 64 knight solve once its kernel ran in WebAssembly.
  */
 const fills = keptTables<WordFill>('boards', 'fill');
 const SHARED = new Set(['geo', 'fairy', 'guard']);
 let uses = 0;
+/** The growth count when each fill was last measured. */
+const measured = new WeakMap<WordFill, number>();
 
 /** The general fill of a geometry (one per board size, reused while it is kept). */
 export function wordFillOf(geo: Geometry): WordFill {
@@ -342,8 +352,10 @@ export function wordFillOf(geo: Geometry): WordFill {
   if (fill === undefined) {
     fill = new WordFill(geo);
     fills.set(id, fill, heldBytes(fill, SHARED));
-  } else if (geo.words > 32 || ++uses % 16 === 0) {
+    measured.set(fill, scratchGrowth.count);
+  } else if (measured.get(fill) !== scratchGrowth.count || ++uses % 16 === 0) {
     fills.resize(id, heldBytes(fill, SHARED));
+    measured.set(fill, scratchGrowth.count);
   }
   return fill;
 }

@@ -14,7 +14,7 @@
  */
 
 import type { Geometry } from './geometry.js';
-import { grown, grownSize, type SparseLayers } from './words.js';
+import { grown, grownSize, noteGrowth, type SparseLayers } from './words.js';
 
 /** ORs the pair (`lo`, `hi`) into unit `u`; lists `u` when the unit turns non-zero. */
 function emit2(out: Int32Array, touched: Int32Array, n: number, u: number, lo: number, hi: number): number {
@@ -252,6 +252,7 @@ export class WideKnightFill {
     const starts = this.starts;
     const end = starts[distance + 1];
     if (this.scratchIdx.length < 2 * end) {
+      noteGrowth();
       this.scratchIdx = new Int32Array(4 * end);
       this.scratchVal = new Int32Array(4 * end);
     }

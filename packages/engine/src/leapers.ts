@@ -20,7 +20,7 @@
 import { emit, emitBothWays } from './emit.js';
 import type { Geometry } from './geometry.js';
 import { groupStep, type LeapGroup, MAX_GROUP_RANKS } from './leaper-groups.js';
-import { grown, grownSize, type SparseLayers } from './words.js';
+import { grown, grownSize, noteGrowth, type SparseLayers } from './words.js';
 
 /** Emits `v` at word `j` on its own rank and one rank up and down. */
 function emitKingRows(
@@ -312,6 +312,7 @@ export class LeaperFill {
     const starts = this.starts;
     const end = starts[distance + 1];
     if (this.scratchIdx.length < end) {
+      noteGrowth();
       this.scratchIdx = new Int32Array(2 * end);
       this.scratchVal = new Int32Array(2 * end);
     }

@@ -129,8 +129,21 @@ export function grownSize(current: number, needed: number): number {
   return size;
 }
 
+/**
+ * How many times a fill's scratch grew in this thread (`grown`, and the kernels' other lazy
+ * allocations, call `noteGrowth`): the `boards` cache measures a fill again only after a change,
+ * since a measure (a walk of the fill's objects) costs as much as a fast solve.
+ */
+export const scratchGrowth = { count: 0 };
+
+/** Counts one growth of a fill's scratch (see `scratchGrowth`). */
+export function noteGrowth(): void {
+  scratchGrowth.count++;
+}
+
 /** A copy of the first `used` entries of `array` in a new array of `size` entries. */
 export function grown(array: Int32Array, size: number, used: number): Int32Array {
+  scratchGrowth.count++;
   const out = new Int32Array(size);
   out.set(array.subarray(0, used));
   return out;
