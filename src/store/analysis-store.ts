@@ -36,7 +36,7 @@ import {
   recordSave,
 } from './idempotent-save.js';
 import type { StoreLogger } from './migrate.js';
-import { READ_BYTES, READ_ROWS } from './result-cache.js';
+import { READ_ROWS } from './result-cache.js';
 import { MAX_INT } from './transfer-fields.js';
 import {
   type AnalysisPage,
@@ -123,6 +123,13 @@ export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: str
 
 /** Attempts of an update that keeps meeting concurrent updates of the same analysis. */
 const MAX_UPDATE_ATTEMPTS = 20;
+
+/**
+ * Most stored bytes of analyses one statement of a listing reads (a larger analysis is read
+ * alone): a quarter of the cache's READ_BYTES, since the pages of several clients resume in the
+ * same turn of the event loop, one chunk each.
+ */
+const LIST_READ_BYTES = 256 * 1024;
 
 /** Attempts of a save that lost the race for its idempotency key (the next one reads the winner's record). */
 const MAX_SAVE_ATTEMPTS = 3;
@@ -245,10 +252,10 @@ export class PrismaAnalysisStore implements AnalysisStore {
           OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }],
         }
       : {};
-    // The page's ids and sizes first, then its rows in chunks bounded in bytes with the event loop
-    // let run between them: a page of 50 analyses near MAX_ANALYSIS_BYTES is tens of megabytes,
-    // which one synchronous SQLite read would hold the event loop for. A row deleted between the
-    // two reads is left out of the page.
+    // The page's ids and sizes first, then its rows in chunks of LIST_READ_BYTES with the event
+    // loop let run between them: a page of 50 analyses near MAX_ANALYSIS_BYTES is tens of
+    // megabytes, which one synchronous SQLite read would hold the event loop for. A row deleted
+    // between the two reads is left out of the page.
     const [sizes, totalCount] = await this.#prisma.$transaction([
       this.#prisma.analysis.findMany({
         where,
@@ -259,7 +266,7 @@ export class PrismaAnalysisStore implements AnalysisStore {
       this.#prisma.analysis.count(),
     ]);
     const byId = new Map<string, AnalysisRow>();
-    for (const [n, chunk] of chunkBy(sizes.slice(0, first), READ_ROWS, READ_BYTES, (row) => row.bytes).entries()) {
+    for (const [n, chunk] of chunkBy(sizes.slice(0, first), READ_ROWS, LIST_READ_BYTES, (row) => row.bytes).entries()) {
       if (n > 0) await yieldToEventLoop();
       const rows = await this.#prisma.analysis.findMany({ where: { id: { in: chunk.map((row) => row.id) } } });
       for (const row of rows) byId.set(row.id, row);
