@@ -151,13 +151,14 @@ export class WordFill {
     webAssembly = true,
   ): { distance: number; layers: SparseLayers } | null {
     if (piece === 'KING' || piece === 'KNIGHT') {
-      // A knight's frontier is dense (it fills regions), a king's thin (it draws rings), so
-      // only the knight gains from the 64-bit units of the wide fill.
+      // On 64-bit units in WebAssembly both gain; in JavaScript a unit is two halves, and a
+      // king's frontier is thin (it draws rings), so only the knight (whose frontier fills
+      // regions) gains from the JavaScript unit fill.
+      if (webAssembly && fitsWideKnight(this.geo) && wasmWideKnightAvailable()) {
+        this.wasmWideKnight ??= grew(new WasmWideKnightFill(this.geo));
+        return this.wasmWideKnight.solve(passable, sources, targets, piece);
+      }
       if (piece === 'KNIGHT' && fitsWideKnight(this.geo)) {
-        if (webAssembly && wasmWideKnightAvailable()) {
-          this.wasmWideKnight ??= grew(new WasmWideKnightFill(this.geo));
-          return this.wasmWideKnight.solve(passable, sources, targets);
-        }
         this.wideKnight ??= grew(new WideKnightFill(this.geo));
         return this.wideKnight.solve(passable, sources, targets);
       }

@@ -1,7 +1,7 @@
 /**
- * The WebAssembly build of the wide boards' knight fill (`wasm/knight-wide.ts`), with the same
- * `solve` as `WideKnightFill` of `knight-wide.ts`, which stays the fallback where WebAssembly is
- * refused. The module is compiled synchronously once, when this file loads (about 2 kB). It has
+ * The WebAssembly build of the wide boards' king and knight fill (`wasm/knight-wide.ts`), with
+ * the same `solve` as `WideKnightFill` of `knight-wide.ts` and the king of `LeaperFill`
+ * (`leapers.ts`), which stay the fallback where WebAssembly is refused. The module is compiled synchronously once, when this file loads (about 2 kB). It has
  * one memory, laid out for one board size at a time: a fill for another size lays it out again
  * (growing it for a larger board) before it solves, so fills of several sizes can alternate.
  */
@@ -17,7 +17,7 @@ interface KnightWideExports {
   offset(which: number): number;
   padding(): number;
   words(): number;
-  solve(): number;
+  solve(piece: number): number;
 }
 
 /** The compiled module, or null where WebAssembly cannot be compiled here. */
@@ -43,7 +43,7 @@ export function wasmWideKnightAvailable(): boolean {
   return kernel !== null;
 }
 
-/** The knight's unit fill on WebAssembly for one board size (check `wasmWideKnightAvailable` first). */
+/** The king's and the knight's unit fill on WebAssembly for one board size (check `wasmWideKnightAvailable` first). */
 export class WasmWideKnightFill {
   /** Word offsets of the arrays in the memory, and the padding in words. */
   private open = 0;
@@ -74,20 +74,21 @@ export class WasmWideKnightFill {
   }
 
   /**
-   * Solves one knight problem. Returns the distance D and the layers, or null when T' is
-   * unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
+   * Solves one knight (or king) problem. Returns the distance D and the layers, or null when T'
+   * is unreachable (including S' or T' empty). `sources` and `targets` must be within `passable`.
    */
   solve(
     passable: Int32Array,
     sources: Int32Array,
     targets: Int32Array,
+    piece: 'KNIGHT' | 'KING' = 'KNIGHT',
   ): { distance: number; layers: SparseLayers } | null {
     const k = kernel as KnightWideExports;
     if (laidOutFor !== this) this.layOut(k);
     heap.set(passable, this.open + this.pad);
     heap.set(targets, this.targets + this.pad);
     heap.set(sources, this.sources);
-    const distance = k.solve();
+    const distance = k.solve(piece === 'KING' ? 1 : 0);
     if (distance < 0) return null;
     const n = k.words();
     return {

@@ -1,6 +1,7 @@
 /**
- * The two kernels of the knight on boards whose files are a multiple of 64: the WebAssembly
- * build (`knight-wide-wasm.ts`) and the JavaScript one (`knight-wide.ts`). WebAssembly must run
+ * The kernels of the king and the knight on boards whose files are a multiple of 64: the
+ * WebAssembly build (`knight-wide-wasm.ts`) and the JavaScript ones (`knight-wide.ts`, the king
+ * of `leapers.ts`). WebAssembly must run
  * in Node (a build that silently fell back would pass every other test); both must match the
  * reference BFS, on every width the unit fill takes and with board sizes alternating between
  * questions (the module lays its memory out again for each); solve must give the same result
@@ -27,10 +28,10 @@ const wideBoards = fc.constantFrom(
 
 const knightCases = (boards: fc.Arbitrary<{ files: number; ranks: number }>) =>
   fc
-    .tuple(recipeArbitrary(boards), fc.integer({ min: 0, max: 45 }))
-    .map(([recipe, density]) => buildCase({ ...recipe, piece: 'KNIGHT', density }));
+    .tuple(recipeArbitrary(boards), fc.integer({ min: 0, max: 45 }), fc.constantFrom('KNIGHT', 'KING', 'KNIGHT'))
+    .map(([recipe, density, piece]) => buildCase({ ...recipe, piece, density }));
 
-describe('the wide knight kernels', () => {
+describe('the wide king and knight kernels', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
     vi.resetModules();
@@ -70,15 +71,17 @@ describe('the wide knight kernels', () => {
   });
 
   it('crosses serpentine mazes, hundreds of moves, on either kernel', () => {
-    for (const [i, side] of [
-      [3, 64],
-      [250, 64],
-      [11, 128],
+    for (const [i, side, piece] of [
+      [3, 64, 'KNIGHT'],
+      [250, 64, 'KNIGHT'],
+      [11, 128, 'KNIGHT'],
+      [7, 64, 'KING'],
+      [250, 64, 'KING'],
     ] as const) {
-      const query = { ...mazeQuery(i, side), piece: 'KNIGHT' as const };
+      const query = { ...mazeQuery(i, side), piece };
       const board = { files: side, ranks: side };
       const problem = {
-        piece: 'KNIGHT' as const,
+        piece,
         ...board,
         passable: referenceParseHex(query.mask, board) ?? [],
         sources: query.from.map((name) => referenceParseSquare(name, board) ?? -1),
@@ -103,16 +106,18 @@ describe('the wide knight kernels', () => {
     const engine = await import('../src/index.js');
     expect(loader.wasmWideKnightAvailable()).toBe(false);
     const board = { files: 64, ranks: 64 };
-    const result = engine.solve({ piece: 'KNIGHT', board, from: ['a1'], to: ['bl64'] });
-    const answer = referenceSolve({
-      piece: 'KNIGHT',
-      ...board,
-      passable: Array(64 * 64).fill(true),
-      sources: [0],
-      targets: [64 * 64 - 1],
-    });
-    expect(result.distance).toBe(answer.distance);
-    expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
+    for (const piece of ['KNIGHT', 'KING'] as const) {
+      const result = engine.solve({ piece, board, from: ['a1'], to: ['bl64'] });
+      const answer = referenceSolve({
+        piece,
+        ...board,
+        passable: Array(64 * 64).fill(true),
+        sources: [0],
+        targets: [64 * 64 - 1],
+      });
+      expect(result.distance).toBe(answer.distance);
+      expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
+    }
   });
 
   it('stays under 4 kB, which browsers compile synchronously on the main thread of a page', () => {

@@ -1,8 +1,11 @@
 /**
- * The knight's fill for boards whose ranks are whole 64-bit units (64 x 64, 128 x 128, ...), in
- * AssemblyScript, compiled to WebAssembly by `npm run build` (`scripts/build-wasm.mjs`). The same
- * algorithm as `knight-wide.ts`, where a unit is two 32-bit halves and every shift and carry
- * is done twice; here a unit is one `u64`. `knight-wide-wasm.ts` loads it.
+ * The king's and the knight's fill for boards whose ranks are whole 64-bit units (64 x 64,
+ * 128 x 128, 256 x 256, ...), in AssemblyScript, compiled to WebAssembly by `npm run build`
+ * (`scripts/build-wasm.mjs`). The same algorithm as `knight-wide.ts` and the king of
+ * `leapers.ts`, where a unit is two 32-bit halves (or a rank of 256 files eight words) and every
+ * shift and carry is done twice; here a unit is one `u64`. `knight-wide-wasm.ts` loads it.
+ * Frontiers stay sparse lists of units: a maze king's frontier is a dozen words a step, so a
+ * step costs in proportion to the frontier, never to the board.
  *
  * Memory, laid out by `layout` for one board size from the module's heap base (all unit arrays
  * padded with `pad` zero units on both sides, so moves off the board need no bounds check):
@@ -31,6 +34,8 @@ let layerStart: usize = 0;
 let layerIdx: usize = 0;
 let layerVal: usize = 0;
 let layerWords: i32 = 0;
+/** The piece of the solve under way: the king when true, else the knight. */
+let king = false;
 
 // @ts-ignore: decorator
 @inline
@@ -131,7 +136,7 @@ function emit(n: i32, u: i32, v: u64): i32 {
 }
 
 /** Emits the knight moves of pool entries `from .. to`; returns the number of touched units. */
-function step(from: i32, to: i32): i32 {
+function stepKnight(from: i32, to: i32): i32 {
   const r2 = 2 * rank;
   let n = 0;
   for (let e = from; e < to; e++) {
@@ -170,6 +175,44 @@ function step(from: i32, to: i32): i32 {
   return n;
 }
 
+/**
+ * Emits the king moves of pool entries `from .. to`; returns the number of touched units. The
+ * unit spreads one file east and west inside itself and lands on its own rank and the ranks
+ * above and below; the edge bits carry into the neighbouring units of the same three ranks.
+ */
+function stepKing(from: i32, to: i32): i32 {
+  let n = 0;
+  for (let e = from; e < to; e++) {
+    const x = u64At(poolBits, e);
+    if (x == 0) continue;
+    const u = i32At(poolUnit, e);
+    const east = x & u64At(east1, u);
+    const west = x & u64At(west1, u);
+    const h = x | (east << 1) | (west >> 1);
+    n = emit(n, u + rank, h);
+    n = emit(n, u, h);
+    n = emit(n, u - rank, h);
+    const carryEast = east >> 63;
+    if (carryEast != 0) {
+      n = emit(n, u + 1 + rank, carryEast);
+      n = emit(n, u + 1, carryEast);
+      n = emit(n, u + 1 - rank, carryEast);
+    }
+    const carryWest = west << 63;
+    if (carryWest != 0) {
+      n = emit(n, u - 1 + rank, carryWest);
+      n = emit(n, u - 1, carryWest);
+      n = emit(n, u - 1 - rank, carryWest);
+    }
+  }
+  return n;
+}
+
+/** Emits the moves of the piece under way (see `king`); returns the number of touched units. */
+function step(from: i32, to: i32): i32 {
+  return king ? stepKing(from, to) : stepKnight(from, to);
+}
+
 /** Forward fill until a frontier meets the targets; returns its step, or -1. */
 function forward(): i32 {
   for (let k = 0; k <= units << 6; k++) {
@@ -200,7 +243,7 @@ function backward(distance: i32): void {
   for (let e = i32At(starts, distance); e < i32At(starts, distance + 1); e++) {
     setU64(poolBits, e, u64At(poolBits, e) & u64At(targets, i32At(poolUnit, e)));
   }
-  // The knight moves symmetrically: the squares a move comes from are the squares it reaches.
+  // Both pieces move symmetrically: the squares a move comes from are the squares it reaches.
   for (let k = distance; k > 0; k--) {
     const n = step(i32At(starts, k), i32At(starts, k + 1));
     for (let e = i32At(starts, k - 1); e < i32At(starts, k); e++) {
@@ -232,11 +275,12 @@ function layersOut(distance: i32): void {
 
 /**
  * Solves the problem whose passable set, targets and sources the caller wrote into `open`,
- * `targets` and `sources` (sources and targets within the passable set). Returns D and leaves
- * the layers at `layerStart`, `layerIdx` and `layerVal`, or returns -1 when no target is
- * reachable (including no source or no target).
+ * `targets` and `sources` (sources and targets within the passable set), for the king
+ * (`piece` 1) or the knight (0). Returns D and leaves the layers at `layerStart`, `layerIdx`
+ * and `layerVal`, or returns -1 when no target is reachable (including no source or no target).
  */
-export function solve(): i32 {
+export function solve(piece: i32): i32 {
+  king = piece == 1;
   let n = 0;
   let hit: u64 = 0;
   for (let w = 0; w < units; w++) {
