@@ -164,7 +164,7 @@ export async function startServer(config: Config, deps: ServerDeps = {}): Promis
     limits: config.limits,
     metrics,
     logger,
-    ...createCaches(config, metrics),
+    ...createCaches(config, metrics, () => store),
     cacheWriter,
     cacheReadWaitMs: config.cacheReadWaitMs,
   };

@@ -89,9 +89,12 @@ function expectUnavailable(res: GqlResponse, reason: RegExp): void {
 async function expectPathsAnswered(t: TestServer, refused: { cacheWrites: number }, to: string): Promise<void> {
   const before = refused.cacheWrites;
   const started = performance.now();
-  const res = await t.gql(PATHS(to));
-  expect(res.body.errors).toBeUndefined();
-  expect(res.body.data.shortestPaths.distance).toBeGreaterThan(0);
+  // Asked twice: its second ask is when its result is written (`caching/cache-policy.ts`).
+  for (let ask = 0; ask < 2; ask++) {
+    const res = await t.gql(PATHS(to));
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.shortestPaths.distance).toBeGreaterThan(0);
+  }
   await t.server.settle();
   expect(refused.cacheWrites).toBe(before + 1); // its cache write is refused at once, without a round trip
   // It takes a few ms; 10 s would be a hang, not a slow machine.

@@ -1,8 +1,10 @@
 /**
  * The persistent cache across a server restart (issue 4), over real HTTP on a real SQLite file:
- * a first server answers a batch (every result solved), is stopped right after answering (its
+ * a first server answers a batch twice (every result solved both times: a cheap result is written
+ * on its question's second ask, `caching/cache-policy.ts`), is stopped right after answering (its
  * shutdown must write the cache entries still queued), and a second server on the same file
- * answers the same batch with every result `cached: true` and zero engine solves (/metrics).
+ * answers the same batch with every result `cached: true` and zero engine solves (/metrics); a
+ * batch asked only once before the restart was never written, and is solved again after it.
  * Once in-process with `close()`, once as child processes stopped with SIGTERM.
  */
 import { spawn } from 'node:child_process';
@@ -76,13 +78,18 @@ describe('the cache survives a restart', () => {
       DATABASE_URL: `file:${join(dir, 'cache.db')}`,
       SHUTDOWN_TIMEOUT_MS,
     });
-    const q = queries(300);
+    const all = queries(400);
+    const q = all.slice(0, 300);
+    const once = all.slice(300);
 
     const first = await startServer(config);
     await first.ready;
+    expect((await ask(first.url, once)).every((r) => !r.cached)).toBe(true);
+    expect((await ask(first.url, q)).every((r) => !r.cached)).toBe(true);
+    await first.settle(); // nothing to write: each was asked once
     const before = await ask(first.url, q);
     expect(before.every((r) => !r.cached)).toBe(true);
-    expect(await metric(first.url, 'chess_paths_engine_solves_total')).toBe(300);
+    expect(await metric(first.url, 'chess_paths_engine_solves_total')).toBe(700);
     await first.close(); // no settle(): shutdown itself must write the queued results
 
     const second = await startServer(config);
@@ -93,6 +100,9 @@ describe('the cache survives a restart', () => {
       expect(withoutCached(after)).toEqual(withoutCached(before));
       expect(await metric(second.url, 'chess_paths_engine_solves_total')).toBe(0);
       expect(await metric(second.url, 'chess_paths_cache_hits_total')).toBe(300);
+      // Asked once before the restart: never written, so solved again (and not looked up).
+      expect((await ask(second.url, once)).every((r) => !r.cached)).toBe(true);
+      expect(await metric(second.url, 'chess_paths_engine_solves_total')).toBe(100);
     } finally {
       await second.close();
     }
@@ -103,7 +113,8 @@ describe('the cache survives a restart', () => {
     const q = queries(500); // five cache writes of 100, resting between them unless shutting down
 
     const first = await startChild(databaseUrl);
-    const before = await ask(first.url, q);
+    expect((await ask(first.url, q)).every((r) => !r.cached)).toBe(true); // not written: asked once
+    const before = await ask(first.url, q); // written: asked twice
     expect(before.every((r) => !r.cached)).toBe(true);
     expect(await first.stop()).toBe(0);
     expect(first.log()).toContain('"msg":"shut down"');

@@ -26,6 +26,10 @@ export interface Metrics {
   memoHits: Counter;
   responseCacheHits: Counter;
   cacheMisses: Counter;
+  /** Misses not looked up: the filter of written keys knew the store had no row. */
+  cacheLookupsSkipped: Counter;
+  /** Fresh results not written: asked once, cheap to solve again (`caching/cache-policy.ts`). */
+  cacheWritesDeferred: Counter;
   cacheErrors: Counter<'operation'>;
   /** Shows a cache's size on `/metrics` under `cache="name"`, read from `size` at each scrape. */
   watchCache(name: string, size: () => CacheSize): void;
@@ -115,6 +119,16 @@ export function createMetrics(): Metrics {
     cacheMisses: new Counter({
       name: 'chess_paths_cache_misses_total',
       help: 'Path questions not in the result cache',
+      registers,
+    }),
+    cacheLookupsSkipped: new Counter({
+      name: 'chess_paths_cache_lookups_skipped_total',
+      help: 'Path questions not looked up in the result cache: no row was ever written for their key',
+      registers,
+    }),
+    cacheWritesDeferred: new Counter({
+      name: 'chess_paths_cache_writes_deferred_total',
+      help: 'Fresh results not written to the result cache: asked for the first time and cheap to solve again',
       registers,
     }),
     cacheErrors: new Counter({

@@ -202,9 +202,16 @@ export async function openStore(options: StoreOptions, extras: StoreExtras = {})
   // the store open but unavailable, and the retry logic recovers it.
   await availability.trial();
   await cache.warmUp();
+  // In the background: until it is loaded, every key is looked up.
+  void cache.loadWrittenKeys();
   const guardedCache: ResultCache = {
     getMany: (problems) => availability.read(() => cache.getMany(problems)),
     putMany: (results) => availability.write(() => cache.putMany(results)),
+    mayHold: (key) => cache.mayHold(key),
+    get exactKeys() {
+      return cache.exactKeys;
+    },
+    writtenKeysSize: () => cache.writtenKeysSize(),
   };
   const guardedAnalyses: AnalysisStore = {
     save: (input, saveOptions) => availability.write(() => analyses.save(input, saveOptions)),

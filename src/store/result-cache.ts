@@ -18,6 +18,9 @@
  *   them; when that statement deleted its maximum, more eviction transactions follow. On SQLite
  *   the same statements run without Prisma (`./cache-writes.ts`) when no transaction is open.
  * - Hits are counted in memory and written in the background (`./hit-counter.ts`).
+ * - `mayHold` answers from the filter of written keys (`./written-keys.ts`), loaded at open and
+ *   fed by every write, so that the caller need not look up a key never written; on PostgreSQL it
+ *   is refreshed every `KEYS_REFRESH_MS` with what other replicas wrote.
  */
 import type { Piece } from '@chess-paths/engine';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
@@ -29,6 +32,7 @@ import type { PrismaClient } from './generated/prisma/client.js';
 import { HitCounter } from './hit-counter.js';
 import type { StoreLogger } from './migrate.js';
 import type { PreparedProblem, ResultCache, StoredResult } from './types.js';
+import { WrittenKeys } from './written-keys.js';
 
 /** Options of `PrismaResultCache`. */
 export interface ResultCacheOptions {
@@ -47,6 +51,8 @@ export interface ResultCacheOptions {
   rowWrites?: SqliteRowWrites;
 }
 
+/** How often the filter of written keys reads what other replicas wrote (PostgreSQL), ms. */
+export const KEYS_REFRESH_MS = 1000;
 /** Keys per size lookup (the BLOBs are not read). */
 export const SIZE_KEYS = 256;
 /** Most rows per read of whole rows (small 8 x 8 rows: a batch of a few hundred in one read). */
@@ -142,6 +148,8 @@ export class PrismaResultCache implements ResultCache {
   readonly #dialect: Dialect;
   readonly #budget: CacheBudget;
   readonly #hits: HitCounter;
+  readonly #written: WrittenKeys;
+  #refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(prisma: PrismaClient, options: ResultCacheOptions) {
     this.#prisma = prisma;
@@ -149,6 +157,33 @@ export class PrismaResultCache implements ResultCache {
     this.#budget = new CacheBudget(prisma, options.maxCacheBytes, options.dialect);
     this.#dialect = options.dialect ?? 'sqlite';
     this.#hits = new HitCounter(prisma, options);
+    this.#written = new WrittenKeys(prisma);
+  }
+
+  /** Loads the filter of written keys (failure logged: all looked up); on PostgreSQL, refreshes it. */
+  loadWrittenKeys(): Promise<void> {
+    if (this.#dialect === 'postgresql' && !this.#refreshTimer) {
+      this.#refreshTimer = setInterval(() => void this.#written.refresh(), KEYS_REFRESH_MS);
+      this.#refreshTimer.unref();
+    }
+    return this.#written.load().catch((err: unknown) => {
+      this.#options.logger.warn({ err }, 'keys of the result cache not loaded; every question is looked up');
+    });
+  }
+
+  /** False when no row for `key` was ever written (as far as the filter of written keys knows). */
+  mayHold(key: string): boolean {
+    return this.#written.mayHold(key);
+  }
+
+  /** Whether `mayHold` is exact: loaded, and no other process writes the table (SQLite). */
+  get exactKeys(): boolean {
+    return this.#written.ready && this.#dialect === 'sqlite';
+  }
+
+  /** Keys held by the filter of written keys and the bytes of its table. */
+  writtenKeysSize(): { entries: number; bytes: number } {
+    return this.#written.size();
   }
 
   async getMany(problems: readonly PreparedProblem[]): Promise<(StoredResult | undefined)[]> {
@@ -240,6 +275,7 @@ export class PrismaResultCache implements ResultCache {
       );
       const direct = this.#options.rowWrites?.write({ upsertSql: sql, values: params, evict: this.#budget.evictSql() });
       if (direct !== undefined) {
+        this.#written.add(chunks[c].map(({ result }) => result.key));
         if (direct >= EVICT_ROWS) {
           await yieldToEventLoop();
           await this.#budget.evict();
@@ -250,6 +286,7 @@ export class PrismaResultCache implements ResultCache {
       const evict = this.#budget.evictStatement();
       const statements = evict ? [upsert, evict] : [upsert];
       const [, deleted] = await this.#prisma.$transaction(statements);
+      this.#written.add(chunks[c].map(({ result }) => result.key));
       if (deleted !== undefined && deleted >= EVICT_ROWS) {
         await yieldToEventLoop();
         await this.#budget.evict();
@@ -258,10 +295,8 @@ export class PrismaResultCache implements ResultCache {
   }
 
   /**
-   * Runs the size lookup once for a key no row has: Prisma loads its query compiler and plans a
-   * query the first time it meets it, near a hundred milliseconds of the event loop that would
-   * otherwise fall on the first request to look up a large board. A failure is left to the
-   * first real lookup.
+   * Runs the size lookup once for a key no row has: Prisma plans a query the first time it meets
+   * it (near 100 ms of the event loop). A failure is left to the first real lookup.
    */
   async warmUp(): Promise<void> {
     try {
@@ -286,6 +321,8 @@ export class PrismaResultCache implements ResultCache {
 
   /** Writes what is pending and stops the background timer; the cache is unusable afterwards. */
   close(): Promise<void> {
+    clearInterval(this.#refreshTimer);
+    this.#written.close();
     return this.#hits.close();
   }
 

@@ -44,6 +44,12 @@ export interface ResultCache {
    * rows until the table is within its byte budget.
    */
   putMany(results: readonly StoredResult[]): Promise<void>;
+  /** False when no row for `key` was ever written (`./written-keys.ts`); absent: any may be held. */
+  mayHold?(key: string): boolean;
+  /** Whether `mayHold` is exact (SQLite, held alone); on PostgreSQL it lags other replicas' writes. */
+  readonly exactKeys?: boolean;
+  /** Keys in the filter of written keys and the bytes of its table, for `/metrics`. */
+  writtenKeysSize?(): { entries: number; bytes: number };
 }
 
 /** A saved analysis as stored. */

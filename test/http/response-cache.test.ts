@@ -27,6 +27,7 @@ describe('response cache (RESPONSE_CACHE_SIZE)', () => {
     try {
       const body = JSON.stringify({ query: SEED });
       const first = await post(t, body); // solved: cached false, through the loader
+      await post(t, body); // solved again and written: its second ask
       await t.server.settle();
       const second = await post(t, body); // from the SQLite cache, through the loader
       const third = await post(t, body); // from the memo: kept

@@ -29,8 +29,10 @@ export interface Context {
   fields: FieldLoader;
   /** Where this request's engine work runs. */
   work: WorkDispatcher;
-  /** Results solved (not found in the cache) during this request. */
+  /** Results solved (not found in the cache) during this request, to be written. */
   fresh: PathResult[];
+  /** Keys a saved analysis of this request refers to: written on their first ask (`caching/cache-policy.ts`). */
+  pinned: Set<string>;
   /** This request's engine-time account (ENGINE_BUDGET_MS). */
   budget: EngineBudget;
   /** This request's account of large output (MAX_RESPONSE_BYTES). */
@@ -68,17 +70,19 @@ export interface RequestScope {
 /** A context for one request from `clientAddress`. */
 export function createContext(services: Services, clientAddress = 'unknown'): Context {
   const fresh: PathResult[] = [];
+  const pinned = new Set<string>();
   const budget = new EngineBudget(services.limits.engineBudgetMs);
   services.inFlight.add(budget);
   const work = new WorkDispatcher(services.pool, budget);
   const preparing = new PreparationGate();
-  const loader = createResultLoader({ services, budget, work, fresh, gate: preparing });
+  const loader = createResultLoader({ services, budget, work, fresh, pinned, gate: preparing });
   return {
     services,
     loader,
     fields: createFieldLoader(work),
     work,
     fresh,
+    pinned,
     budget,
     output: new OutputBudget(services.limits.maxResponseBytes),
     preparing,

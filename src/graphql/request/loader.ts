@@ -14,6 +14,11 @@
  * way, here when small and on the pool when large; all on the request's engine budget. A result that arrives packed (from a worker or a row) is rebuilt
  * here around its packed layers: no copy of the layers beyond the one message.
  *
+ * What is looked up and what is written is the cache policy's choice (`caching/cache-policy.ts`):
+ * each question's ask is recorded there; a key the store never wrote is not looked up; a fresh
+ * result goes to `fresh` (to be written) only on its question's second ask, when it was costly
+ * to solve, or when a saved analysis refers to it (`pinned`).
+ *
  * A long list of questions is itself prepared in time slices (`questions.ts`); while one
  * is, the loader holds its batch back (`PreparationGate`), so the list's questions still join the
  * same batch as the request's other questions instead of splitting it.
@@ -81,8 +86,10 @@ export interface LoaderScope {
   services: Services;
   budget: EngineBudget;
   work: WorkDispatcher;
-  /** Results solved (not found in the cache) during this request. */
+  /** Results solved (not found in the cache) during this request, to be written. */
   fresh: PathResult[];
+  /** Keys a saved analysis refers to: their results are written on their first ask. */
+  pinned: Set<string>;
   gate: PreparationGate;
 }
 
@@ -112,18 +119,24 @@ function solveWeight(prepared: Prepared): number {
 export async function loadResults(scope: LoaderScope, batch: readonly Prepared[]): Promise<(PathResult | Error)[]> {
   const { metrics } = scope.services;
   metrics.batchSize.observe(batch.length);
+  const { cachePolicy: policy } = scope.services;
   const store = scope.services.store();
   const out: (PathResult | Error)[] = new Array(batch.length);
+  // Each question's ask recorded (identical questions of one request are one ask).
+  const askedBefore = batch.map((prepared) => policy.ask(prepared.key));
   let misses = batch.map((_, i) => i);
   if (store) {
     // A result still waiting in the cache writer's queue is written now and read back.
     const waiting = scope.services.cacheWriter.written(batch.map((prepared) => prepared.key));
     if (waiting) await waiting;
-    misses = await loadCached(scope, batch, out, store.cache.getMany.bind(store.cache));
+    const lookUp = misses.filter((i) => policy.lookUp(store.cache, batch[i]));
+    const found = await loadCached(scope, batch, lookUp, out, store.cache.getMany.bind(store.cache));
+    misses = misses.filter((i) => !found.has(i));
     metrics.cacheHits.inc(batch.length - misses.length);
     metrics.cacheMisses.inc(misses.length);
+    metrics.cacheLookupsSkipped.inc(batch.length - lookUp.length);
   }
-  if (misses.length > 0) await solveMisses(scope, batch, misses, out, store !== undefined);
+  if (misses.length > 0) await solveMisses(scope, batch, misses, out, store !== undefined, askedBefore);
   return out;
 }
 
@@ -145,37 +158,44 @@ function withinWait<T>(lookup: Promise<T>, ms: number): Promise<T> {
   return Promise.race([lookup, late]).finally(() => clearTimeout(timer));
 }
 
-/** Fills `out` with the results found in the store; returns the indices still missing. */
+/** Fills `out` with the results of `batch[wanted[...]]` found in the store; returns their indices. */
 async function loadCached(
   scope: LoaderScope,
   batch: readonly Prepared[],
+  wanted: readonly number[],
   out: (PathResult | Error)[],
   getMany: GetMany,
-): Promise<number[]> {
+): Promise<Set<number>> {
   const { metrics, logger, hot } = scope.services;
-  let rows: readonly (StoredResult | undefined)[] = [];
+  const rows: (StoredResult | undefined)[] = new Array(batch.length);
+  if (wanted.length === 0) return new Set();
   try {
-    rows = await withinWait(getMany(batch), scope.services.cacheReadWaitMs);
+    const read = await withinWait(
+      getMany(wanted.length === batch.length ? batch : wanted.map((i) => batch[i])),
+      scope.services.cacheReadWaitMs,
+    );
+    wanted.forEach((i, j) => {
+      rows[i] = read[j];
+    });
   } catch (err) {
     metrics.cacheErrors.inc({ operation: 'get' });
     // An outage is logged once by the store; each question it sends to the engine is not.
     if (err instanceof DatabaseUnavailableError) logger.debug({ err }, 'result cache unavailable; solving instead');
     else logger.warn({ err }, 'result cache lookup failed; solving instead');
   }
-  const found: number[] = [];
-  for (let i = 0; i < batch.length; i++) if (rows[i]) found.push(i);
+  const found = wanted.filter((i) => rows[i] !== undefined);
   const decoded = await scope.work.run(
     'decode',
     found.map((i) => ({ problem: wireOf(batch[i]), layers: (rows[i] as StoredResult).layers })),
     found.map((i) => 64 + (rows[i] as StoredResult).layers.length),
   );
-  const missing = new Set(batch.map((_, i) => i));
+  const served = new Set<number>();
   found.forEach((i, j) => {
     const packed = decoded[j];
     if (packed instanceof Error) {
       if (packed.name === 'EngineBudgetError' || packed.name === 'OverloadedError') {
         out[i] = packed;
-        missing.delete(i);
+        served.add(i);
       } else {
         logger.warn({ key: batch[i].key, err: packed }, 'unreadable cache row treated as a miss');
       }
@@ -185,10 +205,10 @@ async function loadCached(
     const result = solutionFromPacked(batch[i], packed as PackedLayers, { cached: true, pathCount: row.pathCount });
     remember(result, batch[i], packed as PackedLayers);
     out[i] = result;
-    missing.delete(i);
+    served.add(i);
     hot.offer(result, true);
   });
-  return [...missing];
+  return served;
 }
 
 /** Solves `batch[misses[...]]` into `out`: small problems here in slices, large ones on the pool. */
@@ -198,14 +218,17 @@ async function solveMisses(
   misses: readonly number[],
   out: (PathResult | Error)[],
   haveStore: boolean,
+  askedBefore: readonly boolean[],
 ): Promise<void> {
-  const { services, budget, work, fresh } = scope;
+  const { services, budget, work, fresh, pinned } = scope;
   const small = misses.filter((i) => solveWeight(batch[i]) <= INLINE_WEIGHT);
   const large = misses.filter((i) => solveWeight(batch[i]) > INLINE_WEIGHT);
   const accept = (i: number, result: PathResult, packed?: PackedLayers) => {
     remember(result, batch[i], packed);
     out[i] = result;
-    fresh.push(result);
+    if (!haveStore || services.cachePolicy.keep(batch[i], result.distance, askedBefore[i], pinned.has(batch[i].key)))
+      fresh.push(result);
+    else services.metrics.cacheWritesDeferred.inc();
     services.hot.offer(result, haveStore);
   };
   const pooled = work

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Limits } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { Store } from '../../store/types.js';
+import type { CachePolicy } from '../caching/cache-policy.js';
 import type { CacheWriter } from '../caching/cache-writer.js';
 import type { GameCache } from '../caching/game-cache.js';
 import type { HotResults } from '../caching/hot-results.js';
@@ -28,6 +29,8 @@ export interface Services {
   hot: HotResults;
   /** Prepared problems of recently seen query inputs. */
   preparedQueries: PreparedQueries;
+  /** What the result cache keeps, and which questions are looked up in it. */
+  cachePolicy: CachePolicy;
   /** Writes fresh results to the cache in the background, coalesced. */
   cacheWriter: CacheWriter;
   /** How long a batch of path questions waits for the cache's answer before solving instead, ms. */

@@ -1,9 +1,10 @@
 /**
  * Saved analyses, through the store's `AnalysisStore`. Inputs are validated before anything is
  * written: text lengths, the FEN (parsed by the engine), and every query (prepared by the engine,
- * which also yields the result keys the store records). `Analysis.results` re-prepares the stored
- * queries and loads them through the request's shared loader, so they hit the same cache and batch
- * as every other path question of the request. A wrong edit token is the store's `ForbiddenError`
+ * which also yields the result keys the store records; a saved query counts as asked once).
+ * `Analysis.results` re-prepares the stored queries and loads them through the request's shared
+ * loader, so they hit the same cache and batch as every other path question of the request, and
+ * marks their keys so that their results are written on their first ask. A wrong edit token is the store's `ForbiddenError`
  * (FORBIDDEN), an unknown id its `NotFoundError` (NOT_FOUND); an update checks both before its
  * input, so a stranger's bad input is still FORBIDDEN. A save runs under the idempotency key
  * of its input or of the request's header (`request/idempotency.ts`), checked before anything else.
@@ -72,7 +73,10 @@ async function storedQueries(ctx: Context, queries: readonly PathQuery[], path: 
   checkBatch(queries.length, ctx.services.limits, path);
   const plain = queries.map(plainQuery);
   const prepared = allPrepared(await prepareQuestions(ctx, plain, path));
-  return { queries: plain, resultKeys: prepared.map((p) => p.key) };
+  const resultKeys = prepared.map((p) => p.key);
+  // A saved question counts as asked: its next ask writes its result (`caching/cache-policy.ts`).
+  for (const key of resultKeys) ctx.services.cachePolicy.ask(key);
+  return { queries: plain, resultKeys };
 }
 
 /** `Query.analysis` and `Query.analyses`. */
@@ -153,6 +157,8 @@ export const analysis: AnalysisResolvers = {
   },
   results: (record, _args, ctx) => {
     servedOther(ctx.replay);
+    // Results a saved analysis refers to are written on their first ask.
+    for (const key of record.resultKeys) ctx.pinned.add(key);
     try {
       return loadQuestions(ctx, record.queries, ['results'], false);
     } catch (err) {
