@@ -4,8 +4,10 @@
  *
  * - they start at the same moment, so their migrations race: each migration is applied once;
  * - nginx spreads requests over all three;
- * - a result solved on replica A is `cached: true` on B and C once A's cache writer has stored it
- *   (its row is in PostgreSQL), and B does not solve it;
+ * - a result asked twice on replica A (a cheap result is written on its question's second ask) is
+ *   `cached: true` on B and C once A's cache writer has stored it (its row is in PostgreSQL) and
+ *   their filters of written keys have read its key (refreshed every second), and B does not
+ *   solve it;
  * - an edit token works on any replica: saved on A, updated on B, a wrong token refused on C;
  * - the mutation rate limit is shared: RATE_LIMIT_MUTATIONS=5 mutations from one address spread
  *   over the three replicas exhaust it on all of them;
@@ -85,6 +87,9 @@ async function waitFor(what: string, condition: () => Promise<boolean>, timeoutM
   }
 }
 
+/** The keys a replica's filter of written keys holds (`/metrics`). */
+const WRITTEN_KEYS = 'chess_paths_cache_entries{cache="written_keys"}';
+
 async function metric(base: string, name: string): Promise<number> {
   const text = (await (await fetch(`${base}/metrics`)).text()).split('\n');
   return text.filter((l) => l.startsWith(name)).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
@@ -142,10 +147,17 @@ describe.skipIf(skipPostgres || (!haveNginx && !inCi))('three replicas on one Po
     expect([...upstreams].sort()).toEqual(replicas.map((r) => new URL(r.url).host).sort());
   });
 
-  it('answers on B and C from the result A solved and stored, without solving it again', async () => {
+  it('answers on B and C from the results A was asked for twice and stored, without solving them again', async () => {
     const queries = Array.from({ length: 3 }, randomQuery);
+    const keysSeen = () => Promise.all([B(), C()].map((r) => metric(r, WRITTEN_KEYS)));
+    const seenBefore = await keysSeen();
+    const deferred = await metric(A(), 'chess_paths_cache_writes_deferred_total');
+    const firstOnA = data(await gql(A(), BATCH, { q: queries }));
+    expect(firstOnA.shortestPathsBatch.map((r: { cached: boolean }) => r.cached)).toEqual([false, false, false]);
+    // Asked once and cheap to solve again: not written.
+    expect(await metric(A(), 'chess_paths_cache_writes_deferred_total')).toBe(deferred + 3);
     const onA = data(await gql(A(), BATCH, { q: queries }));
-    expect(onA.shortestPathsBatch.map((r: { cached: boolean }) => r.cached)).toEqual([false, false, false]);
+    expect(onA.shortestPathsBatch).toEqual(firstOnA.shortestPathsBatch);
     const keys: string[] = onA.shortestPathsBatch.map((r: { key: string }) => r.key);
     // A's cache writer stores the results after answering: wait for the rows, not for B.
     await waitFor('A to store its results', async () => {
@@ -156,6 +168,10 @@ describe.skipIf(skipPostgres || (!haveNginx && !inCi))('three replicas on one Po
       );
       return Number(row.n) === new Set(keys).size;
     });
+    // B's and C's filters of written keys read what other replicas wrote every second.
+    await waitFor('B and C to see the keys', async () =>
+      (await keysSeen()).every((n, i) => n >= seenBefore[i] + new Set(keys).size),
+    );
     const solvesOnB = await metric(B(), 'chess_paths_engine_solves_total');
     for (const replica of [B(), C()]) {
       const answer = await gql(replica, BATCH, { q: queries });
