@@ -91,12 +91,20 @@ export class WasmWideKnightFill {
     const distance = k.solve(piece === 'KING' ? 1 : 0);
     if (distance < 0) return null;
     const n = k.words();
+    // One array for the three lists: a typed array of more than 64 bytes is allocated outside
+    // the heap, which costs about a microsecond a kilobyte, so three cost a tenth of a 64 x 64
+    // knight solve.
+    const layers = distance + 2;
+    const all = new Int32Array(layers + 2 * n);
+    all.set(heap.subarray(this.layerStart, this.layerStart + layers));
+    all.set(heap.subarray(this.layerIdx, this.layerIdx + n), layers);
+    all.set(heap.subarray(this.layerVal, this.layerVal + n), layers + n);
     return {
       distance,
       layers: {
-        start: heap.slice(this.layerStart, this.layerStart + distance + 2),
-        idx: heap.slice(this.layerIdx, this.layerIdx + n),
-        val: heap.slice(this.layerVal, this.layerVal + n),
+        start: all.subarray(0, layers),
+        idx: all.subarray(layers, layers + n),
+        val: all.subarray(layers + n),
       },
     };
   }

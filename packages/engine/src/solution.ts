@@ -183,8 +183,10 @@ export class StoredSolution extends Solution {
 
   get layers(): SquareSet[] {
     if (this.cachedLayers !== undefined) return this.cachedLayers;
-    const out: SquareSet[] = [];
-    for (let k = 0; k < this.store.count; k++) out.push(this.store.layer(k, this.board));
+    // Made at its length: a 256 x 256 answer has thousands of layers.
+    const count = this.store.count;
+    const out: SquareSet[] = new Array(count);
+    for (let k = 0; k < count; k++) out[k] = this.store.layer(k, this.board);
     // Packed layers rebuild their views cheaply: a long-lived result keeps only its typed arrays.
     if (this.store.keepViews !== false) this.cachedLayers = out;
     return out;
