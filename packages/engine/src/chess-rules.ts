@@ -6,51 +6,43 @@
  * its own king unattacked; castling also needs the king not in check and the square it crosses
  * unattacked. chess.js played every move before and stays the tests' oracle: the same moves, SAN,
  * FEN and endings on random games; this module does only what reading a game needs, and does it
- * without generating every legal move's SAN for every move played.
+ * without generating every legal move's SAN for every move played. A SAN's move is found from its
+ * square (`chess-moves.ts`); a move's legality is taken for granted when its piece stands off
+ * every line through its own king and that king is not in check (remembered per position), and
+ * checked by making it otherwise; the FEN after a move rewrites only the ranks it changed.
  */
 
-/** A move on the board: squares as indices (a1 = 0, h8 = 63). */
-export interface ChessMove {
-  from: number;
-  to: number;
-  /** The moving piece's kind (1 pawn .. 6 king), before any promotion. */
-  kind: number;
-  /** The promotion piece's kind (2 .. 5), or 0. */
-  promotion: number;
-  /** The captured piece's kind, or 0; `enPassant` when taken behind `to`. */
-  captured: number;
-  enPassant: boolean;
-  /** 'K' or 'Q' for a castling. */
-  castle: '' | 'K' | 'Q';
-}
+import { type ChessMove, movesTo, pieceMoves } from './chess-moves.js';
+import { BK, BQ, KING_TO, KNIGHT_TO, LINE_FROM, nameOf, RAYS, squareOf, WK, WQ } from './chess-tables.js';
 
-const KNIGHT = [-17, -15, -10, -6, 6, 10, 15, 17];
-const KING = [-9, -8, -7, -1, 1, 7, 8, 9];
-const DIAGONALS = [-9, -7, 7, 9];
-const LINES = [-8, -1, 1, 8];
-const ALL_LINES = [...DIAGONALS, ...LINES];
-/** Where a pawn of each colour attacks a square from. */
-const WHITE_PAWN_FROM = [-9, -7];
-const BLACK_PAWN_FROM = [7, 9];
+export type { ChessMove };
+export { nameOf, squareOf };
+
 const LETTERS = ' PNBRQK';
 const FILES = 'abcdefgh';
-/** Castling rights: white king side, white queen side, black king side, black queen side. */
-const WK = 1;
-const WQ = 2;
-const BK = 4;
-const BQ = 8;
-
-/** A square's name (0 = a1). */
-export const nameOf = (square: number): string => `${FILES[square & 7]}${(square >> 3) + 1}`;
-/** A square's index from its name. */
-export const squareOf = (name: string): number => (name.charCodeAt(1) - 49) * 8 + (name.charCodeAt(0) - 97);
-
-/** Whether a step from `from` by `delta` stays on the board (no wrap across the edge). */
-function onBoard(from: number, delta: number, maxFileStep: number): boolean {
-  const to = from + delta;
-  return to >= 0 && to < 64 && Math.abs((to & 7) - (from & 7)) <= maxFileStep;
-}
-
+/** A FEN's letter of each board value, at `value + 6`. */
+const FEN_LETTERS = 'kqrbnp PNBRQK';
+/** The FEN field of each set of castling rights. */
+const RIGHTS = Array.from(
+  { length: 16 },
+  (_, c) => `${c & WK ? 'K' : ''}${c & WQ ? 'Q' : ''}${c & BK ? 'k' : ''}${c & BQ ? 'q' : ''}` || '-',
+);
+/** The castling rights a move from or to each square keeps (a king's or a rook's home square loses some). */
+const RIGHTS_KEPT = Array.from({ length: 64 }, (_, square) =>
+  square === 4
+    ? ~(WK | WQ) & 15
+    : square === 60
+      ? ~(BK | BQ) & 15
+      : square === 7
+        ? ~WK & 15
+        : square === 0
+          ? ~WQ & 15
+          : square === 63
+            ? ~BK & 15
+            : square === 56
+              ? ~BQ & 15
+              : 15,
+);
 /** One position and the moves made on it. */
 export class ChessPosition {
   readonly board = new Int8Array(64);
@@ -61,6 +53,17 @@ export class ChessPosition {
   enPassant = -1;
   halfmove = 0;
   fullmove = 1;
+  /** The kings' squares: White's, Black's (-1: none). */
+  readonly #kings = [-1, -1];
+  /**
+   * Each rank's FEN text as last written, and which ranks a move played since has changed (bit r):
+   * a move changes one or two ranks (its en passant capture and its castling rook stay on the
+   * rank it leaves), so a game's FEN after every move rewrites only those.
+   */
+  readonly #rows: string[] = ['', '', '', '', '', '', '', ''];
+  #staleRows = 0xff;
+  /** Whether the side to move is in check: 1 or 0, -1 until asked (a move played forgets it). */
+  #check = -1;
 
   /** The position of a FEN (already checked as legal by the caller). */
   static fromFen(fen: string): ChessPosition {
@@ -78,6 +81,8 @@ export class ChessPosition {
         p.board[rank * 8 + file++] = c === c.toUpperCase() ? kind : -kind;
       }
     }
+    p.#kings[0] = p.board.indexOf(6);
+    p.#kings[1] = p.board.indexOf(-6);
     p.turn = turn === 'b' ? -1 : 1;
     for (const c of castling ?? '-')
       p.castling |= c === 'K' ? WK : c === 'Q' ? WQ : c === 'k' ? BK : c === 'q' ? BQ : 0;
@@ -89,50 +94,57 @@ export class ChessPosition {
 
   /** The position as FEN; its en passant field names the square behind a pawn that has just made a double step. */
   fen(): string {
-    const rows: string[] = [];
-    for (let rank = 7; rank >= 0; rank--) {
-      let row = '';
-      let empty = 0;
-      for (let file = 0; file < 8; file++) {
-        const v = this.board[rank * 8 + file];
-        if (v === 0) empty++;
-        else {
-          if (empty > 0) row += empty;
-          empty = 0;
-          row += v > 0 ? LETTERS[v] : LETTERS[-v].toLowerCase();
-        }
-      }
-      rows.push(empty > 0 ? row + empty : row);
-    }
-    const c = this.castling;
-    const rights = `${c & WK ? 'K' : ''}${c & WQ ? 'Q' : ''}${c & BK ? 'k' : ''}${c & BQ ? 'q' : ''}` || '-';
+    const rows = this.#rows;
+    for (let rank = 0; rank < 8; rank++) if (this.#staleRows & (1 << rank)) rows[rank] = this.#row(rank);
+    this.#staleRows = 0;
     const ep = this.enPassant < 0 ? '-' : nameOf(this.enPassant);
-    return `${rows.join('/')} ${this.turn > 0 ? 'w' : 'b'} ${rights} ${ep} ${this.halfmove} ${this.fullmove}`;
+    const placement = `${rows[7]}/${rows[6]}/${rows[5]}/${rows[4]}/${rows[3]}/${rows[2]}/${rows[1]}/${rows[0]}`;
+    return `${placement} ${this.turn > 0 ? 'w' : 'b'} ${RIGHTS[this.castling]} ${ep} ${this.halfmove} ${this.fullmove}`;
+  }
+
+  /** One rank of the FEN's placement field. */
+  #row(rank: number): string {
+    const b = this.board;
+    let text = '';
+    let empty = 0;
+    for (let square = rank * 8; square < rank * 8 + 8; square++) {
+      const v = b[square];
+      if (v === 0) empty++;
+      else {
+        if (empty > 0) text += empty;
+        empty = 0;
+        text += FEN_LETTERS[v + 6];
+      }
+    }
+    return empty > 0 ? text + empty : text;
   }
 
   /** The king square of `color` (1 or -1), or -1. */
   king(color: number): number {
-    return this.board.indexOf(6 * color);
+    return this.#kings[color > 0 ? 0 : 1];
   }
 
   /** Whether `square` is attacked by the pieces of `by` (1 or -1). */
   attacked(square: number, by: number): boolean {
+    if (square < 0) return false;
     const b = this.board;
-    for (const d of by > 0 ? WHITE_PAWN_FROM : BLACK_PAWN_FROM) {
-      if (onBoard(square, d, 1) && b[square + d] === by) return true;
+    const file = square & 7;
+    // A pawn of `by` attacks from one rank behind, one file to either side.
+    const pawnRank = square - 8 * by;
+    if (pawnRank >= 0 && pawnRank < 64) {
+      if (file > 0 && b[pawnRank - 1] === by) return true;
+      if (file < 7 && b[pawnRank + 1] === by) return true;
     }
-    for (const d of KNIGHT) if (onBoard(square, d, 2) && b[square + d] === 2 * by) return true;
-    for (const d of KING) if (onBoard(square, d, 1) && b[square + d] === 6 * by) return true;
-    return this.#slides(square, DIAGONALS, 3 * by, 5 * by) || this.#slides(square, LINES, 4 * by, 5 * by);
-  }
-
-  /** Whether a slider (`slider` or `queen`) stands at the end of one of the rays from `square`. */
-  #slides(square: number, dirs: readonly number[], slider: number, queen: number): boolean {
-    const b = this.board;
-    for (const d of dirs) {
-      for (let s = square; onBoard(s, d, 1); ) {
-        s += d;
-        const v = b[s];
+    const knight = 2 * by;
+    for (const from of KNIGHT_TO[square]) if (b[from] === knight) return true;
+    const king = 6 * by;
+    for (const from of KING_TO[square]) if (b[from] === king) return true;
+    const queen = 5 * by;
+    for (let d = 0; d < 8; d++) {
+      const slider = d < 4 ? 3 * by : 4 * by;
+      const ray = RAYS[d][square];
+      for (let i = 0; i < ray.length; i++) {
+        const v = b[ray[i]];
         if (v === 0) continue;
         if (v === slider || v === queen) return true;
         break;
@@ -143,19 +155,25 @@ export class ChessPosition {
 
   /** Whether the side to move is in check. */
   inCheck(): boolean {
-    return this.attacked(this.king(this.turn), -this.turn);
+    if (this.#check < 0) this.#check = this.attacked(this.king(this.turn), -this.turn) ? 1 : 0;
+    return this.#check === 1;
   }
 
   /** The legal moves of the side to move, of one kind (0: every kind), to one square (-1: any). */
   legalMoves(kind = 0, to = -1): ChessMove[] {
     const out: ChessMove[] = [];
-    const us = this.turn;
-    for (let from = 0; from < 64; from++) {
-      const v = this.board[from] * us;
-      if (v <= 0 || (kind !== 0 && v !== kind)) continue;
-      this.#pieceMoves(from, v, to, out);
+    if (kind !== 0 && kind !== 6 && to >= 0) movesTo(this, kind, to, out);
+    else {
+      const us = this.turn;
+      for (let from = 0; from < 64; from++) {
+        const v = this.board[from] * us;
+        if (v > 0 && (kind === 0 || v === kind)) pieceMoves(this, from, v, to, out);
+      }
     }
-    return out.filter((m) => this.#legal(m));
+    let legal = 0;
+    for (const m of out) if (this.#legal(m)) out[legal++] = m;
+    out.length = legal;
+    return out;
   }
 
   /** Whether the side to move has a legal move at all. */
@@ -166,131 +184,71 @@ export class ChessPosition {
       const v = this.board[from] * us;
       if (v <= 0) continue;
       moves.length = 0;
-      this.#pieceMoves(from, v, -1, moves);
-      if (moves.some((m) => this.#legal(m))) return true;
+      pieceMoves(this, from, v, -1, moves);
+      for (const m of moves) if (this.#legal(m)) return true;
     }
     return false;
   }
 
-  #pieceMoves(from: number, kind: number, to: number, out: ChessMove[]): void {
-    const b = this.board;
-    const us = this.turn;
-    const add = (target: number, extra: Partial<ChessMove> = {}) => {
-      if (to >= 0 && target !== to) return;
-      const captured = extra.enPassant ? 1 : Math.abs(b[target]);
-      out.push({ from, to: target, kind, promotion: 0, captured, enPassant: false, castle: '', ...extra });
-    };
-    if (kind === 1) {
-      const step = 8 * us;
-      const last = us > 0 ? 7 : 0;
-      const pushTo = (target: number, extra: Partial<ChessMove> = {}) => {
-        if (target >> 3 === last) for (const promotion of [5, 4, 3, 2]) add(target, { ...extra, promotion });
-        else add(target, extra);
-      };
-      const one = from + step;
-      if (one >= 0 && one < 64 && b[one] === 0) {
-        pushTo(one);
-        const home = us > 0 ? 1 : 6;
-        if (from >> 3 === home && b[one + step] === 0) add(one + step);
-      }
-      for (const side of [-1, 1]) {
-        if (!onBoard(from, step + side, 1)) continue;
-        const target = from + step + side;
-        if (b[target] * us < 0) pushTo(target);
-        else if (target === this.enPassant && b[target] === 0) add(target, { enPassant: true });
-      }
-      return;
-    }
-    if (kind === 2 || kind === 6) {
-      for (const d of kind === 2 ? KNIGHT : KING) {
-        if (onBoard(from, d, kind === 2 ? 2 : 1) && b[from + d] * us <= 0) add(from + d);
-      }
-      if (kind === 6) this.#castles(from, add);
-      return;
-    }
-    const dirs = kind === 3 ? DIAGONALS : kind === 4 ? LINES : ALL_LINES;
-    for (const d of dirs) {
-      for (let s = from; onBoard(s, d, 1); ) {
-        s += d;
-        if (b[s] * us > 0) break;
-        add(s);
-        if (b[s] !== 0) break;
-      }
-    }
-  }
-
-  #castles(from: number, add: (target: number, extra: Partial<ChessMove>) => void): void {
-    const us = this.turn;
-    const home = us > 0 ? 4 : 60;
-    if (from !== home || this.attacked(home, -us)) return;
-    const [kingSide, queenSide] = us > 0 ? [WK, WQ] : [BK, BQ];
-    const b = this.board;
-    if (this.castling & kingSide && b[home + 1] === 0 && b[home + 2] === 0 && b[home + 3] === 4 * us) {
-      if (!this.attacked(home + 1, -us)) add(home + 2, { castle: 'K' });
-    }
-    if (
-      this.castling & queenSide &&
-      b[home - 1] === 0 &&
-      b[home - 2] === 0 &&
-      b[home - 3] === 0 &&
-      b[home - 4] === 4 * us
-    ) {
-      if (!this.attacked(home - 1, -us)) add(home - 2, { castle: 'Q' });
-    }
-  }
-
-  /** Whether a pseudo-legal move leaves its own king unattacked. */
+  /** Whether a pseudo-legal move leaves its own king unattacked: made, checked and taken back. */
   #legal(m: ChessMove): boolean {
+    const us = this.turn;
+    // A piece off every line through its own king, its king not in check, cannot expose it.
+    const king = this.king(us);
+    if (m.kind !== 6 && !m.enPassant && king >= 0 && LINE_FROM[king * 64 + m.from] < 0 && !this.inCheck()) return true;
     const undo = this.#make(m);
-    const safe = !this.attacked(this.king(-this.turn), this.turn);
-    undo();
+    const safe = !this.attacked(m.kind === 6 ? m.to : king, -us);
+    this.#unmake(m, undo);
     return safe;
   }
 
-  /** Makes a move on the board alone (no counters or rights); answers its undoing. */
-  #make(m: ChessMove): () => void {
+  /** Makes a move on the board alone (pieces and kings, no rights or counters); answers what it took. */
+  #make(m: ChessMove): number {
     const b = this.board;
     const us = this.turn;
-    const moved = b[m.from];
     const taken = b[m.to];
-    const behind = m.enPassant ? m.to - 8 * us : -1;
-    const rookFrom = m.castle === 'K' ? m.from + 3 : m.castle === 'Q' ? m.from - 4 : -1;
-    const rookTo = m.castle === 'K' ? m.from + 1 : m.castle === 'Q' ? m.from - 1 : -1;
-    b[m.to] = m.promotion ? m.promotion * us : moved;
+    b[m.to] = m.promotion ? m.promotion * us : b[m.from];
     b[m.from] = 0;
-    if (behind >= 0) b[behind] = 0;
-    if (rookFrom >= 0) {
-      b[rookTo] = b[rookFrom];
-      b[rookFrom] = 0;
+    if (m.enPassant) b[m.to - 8 * us] = 0;
+    if (m.castle === 'K') {
+      b[m.from + 1] = b[m.from + 3];
+      b[m.from + 3] = 0;
+    } else if (m.castle === 'Q') {
+      b[m.from - 1] = b[m.from - 4];
+      b[m.from - 4] = 0;
     }
-    this.turn = -us;
-    return () => {
-      this.turn = us;
-      if (rookFrom >= 0) {
-        b[rookFrom] = b[rookTo];
-        b[rookTo] = 0;
-      }
-      if (behind >= 0) b[behind] = -us;
-      b[m.from] = moved;
-      b[m.to] = taken;
-    };
+    if (m.kind === 6) this.#kings[us > 0 ? 0 : 1] = m.to;
+    return taken;
+  }
+
+  /** Takes back what `#make` made (the side to move unchanged), given what it took. */
+  #unmake(m: ChessMove, taken: number): void {
+    const b = this.board;
+    const us = this.turn;
+    b[m.from] = m.promotion ? us : b[m.to];
+    b[m.to] = taken;
+    if (m.enPassant) b[m.to - 8 * us] = -us;
+    if (m.castle === 'K') {
+      b[m.from + 3] = b[m.from + 1];
+      b[m.from + 1] = 0;
+    } else if (m.castle === 'Q') {
+      b[m.from - 4] = b[m.from - 1];
+      b[m.from - 1] = 0;
+    }
+    if (m.kind === 6) this.#kings[us > 0 ? 0 : 1] = m.from;
   }
 
   /** Plays a legal move: the board, the rights, the en passant square, the counters. */
   play(m: ChessMove): void {
     const us = this.turn;
     this.#make(m);
+    this.#staleRows |= (1 << (m.from >> 3)) | (1 << (m.to >> 3));
+    this.#check = -1;
+    this.turn = -us;
     this.enPassant = m.kind === 1 && Math.abs(m.to - m.from) === 16 ? (m.from + m.to) >> 1 : -1;
     this.halfmove = m.kind === 1 || m.captured ? 0 : this.halfmove + 1;
     if (us < 0) this.fullmove++;
-    for (const square of [m.from, m.to]) {
-      if (square === 4) this.castling &= ~(WK | WQ);
-      if (square === 60) this.castling &= ~(BK | BQ);
-      if (square === 7) this.castling &= ~WK;
-      if (square === 0) this.castling &= ~WQ;
-      if (square === 63) this.castling &= ~BK;
-      if (square === 56) this.castling &= ~BQ;
-    }
+    if (this.castling !== 0) this.castling &= RIGHTS_KEPT[m.from] & RIGHTS_KEPT[m.to];
   }
 
   /** A legal move's SAN before it is played, without its check sign (`Nbd2`, `exd5`, `e8=Q`, `O-O`). */

@@ -86,6 +86,8 @@ export interface Game {
 const ROLE: Record<number, Role> = { 1: 'PAWN', 2: 'KNIGHT', 3: 'BISHOP', 4: 'ROOK', 5: 'QUEEN', 6: 'KING' };
 const SAN_PARTS = /^([KQRBN])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([QRBNKqrbnk]))?$/;
 const FILES = 'abcdefgh';
+/** The largest move counter a FEN may have (nine digits). */
+const MAX_COUNTER = 999_999_999;
 
 /** Reads and plays one game in PGN; throws `PgnError` naming the move (`3... Nf6`) or the place. */
 export function readGame(pgn: string): Game {
@@ -100,7 +102,7 @@ export function playGame(text: PgnText): Game {
 
   // Journeys by square: each piece of the start position, in order of its square, followed as it moves.
   const journeys: GameJourney[] = [];
-  const onSquare = new Map<number, GameJourney>();
+  const onSquare: (GameJourney | undefined)[] = new Array(64);
   for (let square = 0; square < 64; square++) {
     const v = position.board[square];
     if (v === 0) continue;
@@ -114,7 +116,7 @@ export function playGame(text: PgnText): Game {
       promotedAtMove: null,
     };
     journeys.push(journey);
-    onSquare.set(square, journey);
+    onSquare[square] = journey;
   }
 
   const plies: GamePly[] = [];
@@ -150,7 +152,7 @@ interface Played {
 /** The ply of a move just played on `position` (from `before`), with what the author wrote of it and its variations. */
 function plyOf(played: Played, position: ChessPosition, written: PgnMove, number: number, before: string): GamePly {
   const fen = position.fen();
-  if (countersOverflow(fen)) {
+  if (position.halfmove > MAX_COUNTER || position.fullmove > MAX_COUNTER) {
     throw new PgnError(
       `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
     );
@@ -192,37 +194,30 @@ function playVariation(variation: PgnVariation, before: string, number: number):
   return { plies, stopped: variation.stopped };
 }
 
-/** True when a FEN's half-move clock or full-move number has grown past the nine digits a FEN may have. */
-function countersOverflow(fen: string): boolean {
-  const last = fen.lastIndexOf(' ');
-  const before = fen.lastIndexOf(' ', last - 1);
-  return fen.length - last - 1 > 9 || last - before - 1 > 9;
-}
-
 /** Moves the journeys of the pieces a move moves or captures. */
-function follow(onSquare: Map<number, GameJourney>, move: ChessMove, ply: number): void {
+function follow(onSquare: (GameJourney | undefined)[], move: ChessMove, ply: number): void {
   const step = (from: number, to: number) => {
-    const journey = onSquare.get(from);
+    const journey = onSquare[from];
     if (!journey) return;
-    onSquare.delete(from);
+    onSquare[from] = undefined;
     journey.squares.push(nameOf(to));
     journey.plies.push(ply);
-    onSquare.set(to, journey);
+    onSquare[to] = journey;
   };
   if (move.captured) {
     // An en passant capture's victim stands behind the target, on the mover's rank.
     const taken = move.enPassant ? (move.from & 0x38) | (move.to & 7) : move.to;
-    const victim = onSquare.get(taken);
+    const victim = onSquare[taken];
     if (victim) {
       victim.capturedAt = ply;
-      onSquare.delete(taken);
+      onSquare[taken] = undefined;
     }
   }
   step(move.from, move.to);
   if (move.castle)
     step(move.castle === 'K' ? move.from + 3 : move.from - 4, move.castle === 'K' ? move.from + 1 : move.from - 1);
   if (move.promotion) {
-    const journey = onSquare.get(move.to);
+    const journey = onSquare[move.to];
     if (journey) {
       journey.promotedTo = ROLE[move.promotion];
       journey.promotedAtMove = journey.plies.length;
@@ -243,13 +238,12 @@ function moveName(number: number, written: PgnMove): string {
  * required to be right (the SAN answered is).
  */
 function play(position: ChessPosition, written: PgnMove, number: number): Played {
-  const name = moveName(number, written);
   const refuse = (why: string): never => {
-    throw new PgnError(`${name} ${why} (line ${written.line}, column ${written.column})`);
+    throw new PgnError(`${moveName(number, written)} ${why} (line ${written.line}, column ${written.column})`);
   };
-  const san = written.san.replace(/0/g, 'O');
+  const san = written.san.includes('0') ? written.san.replace(/0/g, 'O') : written.san;
   let move: ChessMove;
-  if (/^O-O(-O)?$/.test(san)) {
+  if (san === 'O-O' || san === 'O-O-O') {
     const side = san === 'O-O' ? 'K' : 'Q';
     move = position.legalMoves(6).find((m) => m.castle === side) ?? refuse('is not legal here');
   } else {

@@ -1,8 +1,9 @@
 /**
  * The rules of chess (src/chess-rules.ts) against chess.js, the oracle: on every position of 80
  * random games (biased toward castling, en passant and promotions, some from a FEN in the middle
- * of a game), the same legal moves (from, to, promotion), the same SAN with its check or mate
- * sign for each, the same FEN after each, and the same endings (checkmate, stalemate, material).
+ * of a game), the same legal moves (from, to, promotion; and those of each kind to each square,
+ * found from the square), the same SAN with its check or mate sign for each, the same FEN after
+ * each, and the same endings (checkmate, stalemate, material).
  */
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +37,24 @@ describe('the rules of chess against chess.js', () => {
             .sort(),
           context,
         ).toEqual(theirs.map((m) => m.lan).sort());
+        // The moves of one kind to one square (what a SAN names, found from the square): the
+        // same as those of the whole list, in order of the square moved from (every second position).
+        const key = (m: (typeof mine)[number]) => `${m.kind}${m.from}-${m.to}${m.promotion}${m.captured}${m.castle}`;
+        const targeted: string[] = [];
+        const expected: string[] = [];
+        for (let kind = positions % 2 === 0 ? 1 : 7; kind <= 6; kind++) {
+          for (const to of new Set(mine.filter((m) => m.kind === kind).map((m) => m.to))) {
+            targeted.push(ours.legalMoves(kind, to).map(key).join());
+            const same = mine.filter((m) => m.kind === kind && m.to === to);
+            expected.push(
+              same
+                .sort((x, y) => x.from - y.from)
+                .map(key)
+                .join(),
+            );
+          }
+        }
+        expect(targeted, context).toEqual(expected);
         // SAN of every legal move, with the sign the position after it has (every third position:
         // chess.js's verbose moves and a copy a move make it the test's dearest part).
         for (const m of positions % 3 === 0 ? mine : []) {
