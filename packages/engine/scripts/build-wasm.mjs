@@ -16,12 +16,27 @@ import asc from 'assemblyscript/asc';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
-/** The kernels: source name, exported constant, what it is, and its memory in 64 KiB pages. */
+/** The kernels: source name, exported constant, what it is, its memory in 64 KiB pages, and compiler flags. */
 const KERNELS = [
   // The memory never grows, so a view of it never goes stale.
   { name: 'fill64', constant: 'FILL64_WASM', what: 'the 8 x 8 fill', pages: 1, maxPages: 1 },
   // Grown by its loader for the largest board asked (about 40 pages for 256 x 256).
-  { name: 'knight-wide', constant: 'KNIGHT_WIDE_WASM', what: "the wide boards' knight fill", pages: 1, maxPages: 64 },
+  {
+    name: 'knight-wide',
+    constant: 'KNIGHT_WIDE_WASM',
+    what: "the wide boards' king and knight fill",
+    pages: 1,
+    maxPages: 64,
+  },
+  // Compiled with 128-bit SIMD; its loader falls back to the JavaScript reader where SIMD does not run.
+  {
+    name: 'hex',
+    constant: 'HEX_WASM',
+    what: "long bitboard texts' reader",
+    pages: 1,
+    maxPages: 1,
+    flags: ['--enable', 'simd'],
+  },
 ];
 
 for (const kernel of KERNELS) {
@@ -41,6 +56,7 @@ for (const kernel of KERNELS) {
       String(kernel.pages),
       '--maximumMemory',
       String(kernel.maxPages),
+      ...(kernel.flags ?? []),
     ],
     {
       writeFile(name, contents) {

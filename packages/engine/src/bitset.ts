@@ -7,6 +7,7 @@
 
 import { describeBoard, wordsFor } from './board.js';
 import { InputError, type InputPath } from './errors.js';
+import { readLongHex } from './hex-wasm.js';
 import { squareName } from './squares.js';
 import type { Board, SquareSet } from './types.js';
 
@@ -103,6 +104,9 @@ export const HEX_PAIRS = new Int16Array(1 << 14).fill(-1);
   }
 }
 
+/** Characters past which `parseWordsInto` tries the SIMD reader (`hex-wasm.ts`) first. */
+const LONG_TEXT = 130;
+
 const NOT_A_BITBOARD = 'is not a bitboard: expected 0x followed by hexadecimal digits';
 const BEYOND_BOARD = 'has a square beyond the board';
 
@@ -117,6 +121,8 @@ export function parseWordsInto(text: string, n: number, out: Int32Array | number
   const len = text.length;
   if (len < 3 || text.charCodeAt(0) !== 48 || (text.charCodeAt(1) | 0x20) !== 120) return NOT_A_BITBOARD;
   if (len === 18 && n === 64) return parseStandard(text, out, offset);
+  // A long text (a 64 x 64 mask is 1,026 characters) goes to the SIMD reader where it runs.
+  if (len > LONG_TEXT && out instanceof Int32Array && readLongHex(text, n, words, out, offset)) return null;
   let pos = len - 1;
   let w = 0;
   // Whole words first, with one check of the digits a word (a bad digit is -1, so `digits`
