@@ -337,7 +337,7 @@ function grew<K>(kernel: K): K {
  * The general fill of each board size, in the `boards` cache (`memory.ts`). Its scratch grows to
  * the largest solve it served, so it is measured again as it is used (not what it shares with
  * other entries): after any fill's scratch grew (`scratchGrowth`: its lists, its kernels, its
- * shifts), and at every 16th use whatever grew (the fairy step's lazy arrays). Measuring at
+ * shifts), and at every 64th use whatever grew (the fairy step's lazy arrays). Measuring at
  * every use cost a fifth of a 64 x 64 knight solve once its kernel ran in WebAssembly.
  */
 const fills = keptTables<WordFill>('boards', 'fill');
@@ -354,7 +354,7 @@ export function wordFillOf(geo: Geometry): WordFill {
     fill = new WordFill(geo);
     fills.set(id, fill, heldBytes(fill, SHARED));
     measured.set(fill, scratchGrowth.count);
-  } else if (measured.get(fill) !== scratchGrowth.count || ++uses % 16 === 0) {
+  } else if (measured.get(fill) !== scratchGrowth.count || (++uses & 63) === 0) {
     fills.resize(id, heldBytes(fill, SHARED));
     measured.set(fill, scratchGrowth.count);
   }

@@ -44,13 +44,24 @@ export const BETZA_TEXTS_KEPT = 256;
 const ENTRY_SHARE = 8;
 
 interface Entry<V> {
+  key: string;
   value: V;
   bytes: number;
+  /** The neighbours in the order of use (null at either end). */
+  newer: Entry<V> | null;
+  older: Entry<V> | null;
 }
 
-/** A least-recently-used list bounded in estimated bytes (and, optionally, entries). */
+/**
+ * A least-recently-used list bounded in estimated bytes (and, optionally, entries). The order of
+ * use is a list linked through the entries, so a hit moves its entry to the front with a few
+ * pointer writes (a `Map` delete and set did it in about 0.2 us, a few percent of a 64 x 64
+ * solve, which looks up two entries).
+ */
 export class KeptCache<V> {
   readonly #entries = new Map<string, Entry<V>>();
+  #newest: Entry<V> | null = null;
+  #oldest: Entry<V> | null = null;
   #bytes = 0;
   #maxBytes: number;
 
@@ -65,8 +76,10 @@ export class KeptCache<V> {
   get(key: string): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    if (entry !== this.#newest) {
+      this.#unlink(entry);
+      this.#pushNewest(entry);
+    }
     return entry.value;
   }
 
@@ -79,7 +92,9 @@ export class KeptCache<V> {
   set(key: string, value: V, bytes: number): void {
     this.delete(key);
     if (bytes > this.maxEntryBytes) return;
-    this.#entries.set(key, { value, bytes });
+    const entry: Entry<V> = { key, value, bytes, newer: null, older: null };
+    this.#entries.set(key, entry);
+    this.#pushNewest(entry);
     this.#bytes += bytes;
     this.#trim();
   }
@@ -101,6 +116,7 @@ export class KeptCache<V> {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
     this.#entries.delete(key);
+    this.#unlink(entry);
     this.#bytes -= entry.bytes;
   }
 
@@ -119,11 +135,28 @@ export class KeptCache<V> {
     return { entries: this.#entries.size, bytes: this.#bytes, maxBytes: this.#maxBytes };
   }
 
+  #pushNewest(entry: Entry<V>): void {
+    entry.older = this.#newest;
+    entry.newer = null;
+    if (this.#newest !== null) this.#newest.newer = entry;
+    this.#newest = entry;
+    if (this.#oldest === null) this.#oldest = entry;
+  }
+
+  #unlink(entry: Entry<V>): void {
+    if (entry.newer !== null) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+    if (entry.older !== null) entry.older.newer = entry.newer;
+    else this.#oldest = entry.newer;
+    entry.newer = null;
+    entry.older = null;
+  }
+
   #trim(): void {
     while (this.#bytes > this.#maxBytes || this.#entries.size > this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (oldest.done) return;
-      this.delete(oldest.value);
+      const oldest = this.#oldest;
+      if (oldest === null) return;
+      this.delete(oldest.key);
     }
   }
 }

@@ -5,6 +5,7 @@
  * `engineCacheSizes`: Betza texts read, and what is built per board size.
  */
 
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isBetzaKept, readBetza } from '../src/betza.js';
 import { DEFAULT_ENGINE_CACHE_BYTES, engineCacheSizes, KeptCache, setEngineCacheBytes } from '../src/memory.js';
@@ -23,6 +24,50 @@ describe('KeptCache', () => {
     expect(cache.has('b')).toBe(false);
     expect(cache.has('a')).toBe(true);
     expect(cache.size.bytes).toBe(800);
+  });
+
+  it('keeps what a plain least-recently-used list keeps, under any sequence of uses', () => {
+    const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
+    const op = fc.oneof(
+      fc.tuple(fc.constant('get' as const), key, fc.constant(0)),
+      fc.tuple(fc.constant('set' as const), key, fc.integer({ min: 1, max: 150 })),
+      fc.tuple(fc.constant('resize' as const), key, fc.integer({ min: 1, max: 150 })),
+      fc.tuple(fc.constant('delete' as const), key, fc.constant(0)),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.integer({ min: 2, max: 5 }), (ops, maxEntries) => {
+        const cache = new KeptCache<number>(800, maxEntries);
+        // The model: [key, bytes], least recently used first.
+        let model: [string, number][] = [];
+        const trim = () => {
+          while (model.reduce((sum, [, b]) => sum + b, 0) > 800 || model.length > maxEntries) model.shift();
+        };
+        for (const [kind, k, bytes] of ops) {
+          const at = model.findIndex(([m]) => m === k);
+          if (kind === 'get') {
+            expect(cache.get(k)).toBe(at < 0 ? undefined : model[at][1]);
+            if (at >= 0) model.push(model.splice(at, 1)[0]);
+          } else if (kind === 'set') {
+            cache.set(k, bytes, bytes);
+            model = model.filter(([m]) => m !== k);
+            if (bytes <= 100) model.push([k, bytes]);
+            trim();
+          } else if (kind === 'resize') {
+            cache.resize(k, bytes);
+            if (at >= 0 && bytes > 100) model.splice(at, 1);
+            else if (at >= 0) model[at] = [k, bytes];
+            trim();
+          } else {
+            cache.delete(k);
+            if (at >= 0) model.splice(at, 1);
+          }
+          const bytesKept = model.reduce((sum, [, b]) => sum + b, 0);
+          expect(cache.size).toEqual({ entries: model.length, bytes: bytesKept, maxBytes: 800 });
+          for (const m of ['a', 'b', 'c', 'd', 'e', 'f']) expect(cache.has(m)).toBe(model.some(([x]) => x === m));
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('keeps no entry over an eighth of its bound, and drops one that grows past it', () => {
