@@ -12,9 +12,9 @@
  *   before (a distinct comment), so the game cache never answers; the median time of one answer
  *   beside `{ __typename }`'s, and how much of it is reading the game.
  * - A file of 1,000 well-known games (five famous games and studies and the master game above,
- *   repeated), read one by one: games a second through `readGame`, beside chess.js's `loadPgn`
- *   of the same texts and pgn-extract (Debian; a whole process writing the games as UCI, best of
- *   three) on the same file when it is installed; the heap's growth while reading; and
+ *   repeated), read one by one: games a second through `readGame`, beside chess.js's `loadPgn` of
+ *   the same texts and pgn-extract (Debian; a whole process writing the games as UCI) on the same
+ *   file when it is installed, each the best of three passes; the heap's growth while reading; and
  *   `chess-paths game` on the file (its maneuvers compared too), as a whole process, with its peak
  *   memory.
  * Writes bench/games-results.json.
@@ -110,13 +110,24 @@ function thousandGames() {
   const file = Array.from({ length: 1000 }, (_, i) => texts[i % texts.length]);
   const plies = file.reduce((n, text) => n + readGame(text).plies.length, 0);
   const heapBefore = process.memoryUsage().heapUsed;
-  let started = performance.now();
-  for (const text of file) readGame(text);
-  const oursMs = performance.now() - started;
+  // Best of three passes each, as pgn-extract below: on a shared machine the best pass is the one
+  // the least disturbed.
+  const bestOf3 = (pass: () => void) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let run = 0; run < 3; run++) {
+      const t = performance.now();
+      pass();
+      best = Math.min(best, performance.now() - t);
+    }
+    return best;
+  };
+  const oursMs = bestOf3(() => {
+    for (const text of file) readGame(text);
+  });
   const heapGrowthMb = Math.max(0, process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-  started = performance.now();
-  for (const text of file) new Chess().loadPgn(text);
-  const chessJsMs = performance.now() - started;
+  const chessJsMs = bestOf3(() => {
+    for (const text of file) new Chess().loadPgn(text);
+  });
   let pgnExtractPerSec: number | null = null;
   const pgnExtract = '/usr/games/pgn-extract';
   if (existsSync(pgnExtract)) {

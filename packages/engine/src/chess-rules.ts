@@ -7,9 +7,9 @@
  * unattacked. chess.js played every move before and stays the tests' oracle: the same moves, SAN,
  * FEN and endings on random games; this module does only what reading a game needs, and does it
  * without generating every legal move's SAN for every move played. A SAN's move is found from its
- * square (`chess-moves.ts`); a move's legality is taken for granted when its piece stands off
- * every line through its own king and that king is not in check (remembered per position), and
- * checked by making it otherwise; the FEN after a move rewrites only the ranks it changed.
+ * square (`chess-moves.ts`); while the king is not in check (remembered per position), a move
+ * other than the king's is legal unless it leaves a pin along the one line from the king through
+ * its square, and the other moves are checked by making them; the FEN after a move rewrites only the ranks it changed.
  */
 
 import { type ChessMove, movesTo, pieceMoves } from './chess-moves.js';
@@ -193,13 +193,30 @@ export class ChessPosition {
   /** Whether a pseudo-legal move leaves its own king unattacked: made, checked and taken back. */
   #legal(m: ChessMove): boolean {
     const us = this.turn;
-    // A piece off every line through its own king, its king not in check, cannot expose it.
     const king = this.king(us);
-    if (m.kind !== 6 && !m.enPassant && king >= 0 && LINE_FROM[king * 64 + m.from] < 0 && !this.inCheck()) return true;
+    if (m.kind !== 6 && !m.enPassant && king >= 0 && !this.inCheck()) return !this.#pinned(m, king);
     const undo = this.#make(m);
     const safe = !this.attacked(m.kind === 6 ? m.to : king, -us);
     this.#unmake(m, undo);
     return safe;
+  }
+
+  /**
+   * Whether a move (not the king's, not en passant) uncovers its own king, not in check: only when
+   * it leaves the line from the king through its square, nothing stands between it and the king,
+   * and the first piece beyond it on that line is an enemy slider that rides along it.
+   */
+  #pinned(m: ChessMove, king: number): boolean {
+    const d = LINE_FROM[king * 64 + m.from];
+    if (d < 0 || LINE_FROM[king * 64 + m.to] === d) return false;
+    const b = this.board;
+    const them = -this.turn;
+    let beyond = false;
+    for (const square of RAYS[d][king]) {
+      if (square === m.from) beyond = true;
+      else if (b[square] !== 0) return beyond && (b[square] === 5 * them || b[square] === (d < 4 ? 3 : 4) * them);
+    }
+    return false;
   }
 
   /** Makes a move on the board alone (pieces and kings, no rights or counters); answers what it took. */

@@ -231,6 +231,11 @@ function moveName(number: number, written: PgnMove): string {
   return `${full}${number % 2 === 1 ? '.' : '...'} ${written.san}`;
 }
 
+/** Throws the `PgnError` of a written move that cannot be played, saying why and where. */
+function refuseMove(written: PgnMove, number: number, why: string): never {
+  throw new PgnError(`${moveName(number, written)} ${why} (line ${written.line}, column ${written.column})`);
+}
+
 /**
  * Plays the written move by matching its parts (piece, from-file or rank, target, promotion)
  * against the legal moves of that piece to that square, which tells an illegal move from an
@@ -238,37 +243,40 @@ function moveName(number: number, written: PgnMove): string {
  * required to be right (the SAN answered is).
  */
 function play(position: ChessPosition, written: PgnMove, number: number): Played {
-  const refuse = (why: string): never => {
-    throw new PgnError(`${moveName(number, written)} ${why} (line ${written.line}, column ${written.column})`);
-  };
   const san = written.san.includes('0') ? written.san.replace(/0/g, 'O') : written.san;
   let move: ChessMove;
   if (san === 'O-O' || san === 'O-O-O') {
     const side = san === 'O-O' ? 'K' : 'Q';
-    move = position.legalMoves(6).find((m) => m.castle === side) ?? refuse('is not legal here');
+    move = position.legalMoves(6).find((m) => m.castle === side) ?? refuseMove(written, number, 'is not legal here');
   } else {
     const parts = SAN_PARTS.exec(san);
-    if (!parts) return refuse('is not a move');
+    if (!parts) return refuseMove(written, number, 'is not a move');
     const [, piece, fromFile, fromRank, to, promotion] = parts;
-    if (promotion?.toUpperCase() === 'K') return refuse('promotes to a king, which is not a move');
+    if (promotion?.toUpperCase() === 'K') return refuseMove(written, number, 'promotes to a king, which is not a move');
     const kind = piece ? ' PNBRQK'.indexOf(piece) : 1;
-    const candidates = position
-      .legalMoves(kind, squareOf(to))
-      .filter(
-        (m) =>
-          (fromFile === undefined || FILES[m.from & 7] === fromFile) &&
-          (fromRank === undefined || String((m.from >> 3) + 1) === fromRank),
-      );
-    if (candidates.length === 0) return refuse('is not legal here');
+    const moves = position.legalMoves(kind, squareOf(to));
+    const candidates =
+      fromFile === undefined && fromRank === undefined
+        ? moves
+        : moves.filter(
+            (m) =>
+              (fromFile === undefined || FILES[m.from & 7] === fromFile) &&
+              (fromRank === undefined || String((m.from >> 3) + 1) === fromRank),
+          );
+    if (candidates.length === 0) return refuseMove(written, number, 'is not legal here');
     if (candidates.some((m) => m.promotion) && promotion === undefined) {
-      return refuse('reaches the last rank without saying what it promotes to');
+      return refuseMove(written, number, 'reaches the last rank without saying what it promotes to');
     }
     const wanted = promotion === undefined ? 0 : ' PNBRQK'.indexOf(promotion.toUpperCase());
-    const chosen = candidates.filter((m) => m.promotion === wanted);
-    if (chosen.length === 0) return refuse('is not legal here');
-    if (chosen.length > 1) return refuse(`is ambiguous here: ${chosen.map((m) => position.san(m)).join(' or ')}`);
+    const chosen =
+      candidates.length === 1 && candidates[0].promotion === wanted
+        ? candidates
+        : candidates.filter((m) => m.promotion === wanted);
+    if (chosen.length === 0) return refuseMove(written, number, 'is not legal here');
+    if (chosen.length > 1)
+      return refuseMove(written, number, `is ambiguous here: ${chosen.map((m) => position.san(m)).join(' or ')}`);
     // Castling is written as castling: a king's two-square step written as a king move is not read.
-    if (chosen[0].castle) return refuse('is not legal here (castling is written O-O or O-O-O)');
+    if (chosen[0].castle) return refuseMove(written, number, 'is not legal here (castling is written O-O or O-O-O)');
     move = chosen[0];
   }
   const text = position.san(move);
