@@ -15,10 +15,12 @@ async function landingPage(t: TestServer) {
   return { status: res.status, text: await res.text() };
 }
 
-/** The status of a request for the playground's script (a file of the build). */
+/** The status of a request for the playground's script (a file of the build), the same as for its service worker's. */
 async function playgroundScript(t: TestServer): Promise<number> {
   const files = await readPlaygroundFiles();
-  return (await fetch(`${t.url}/playground/${files?.script}`)).status;
+  const status = (await fetch(`${t.url}/playground/${files?.script}`)).status;
+  expect((await fetch(`${t.url}/playground/sw.js`)).status).toBe(status);
+  return status;
 }
 
 /**

@@ -9,11 +9,24 @@
  * server keeps no 9 MB for visitors who come rarely. Only the names the build's manifest lists
  * are served; without a build the route answers 503 and says how to make one. The router mounts
  * it only when PLAYGROUND is on.
+ *
+ * `GET|HEAD /playground/sw.js`: the playground's service worker (`renderPlaygroundWorker` in
+ * `src/graphql/apollo/playground.ts`), a few hundred bytes written from the manifest: `no-cache`,
+ * since browsers compare it on later visits to learn of a new build, and with
+ * `Service-Worker-Allowed` naming the page's path, the scope it is registered for, which lies
+ * outside /playground/ where it is served.
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
-import { PLAYGROUND_DIR, PLAYGROUND_FILES_PATH, readPlaygroundFiles } from '../graphql/apollo/playground.js';
+import {
+  PLAYGROUND_DIR,
+  PLAYGROUND_FILES_PATH,
+  PLAYGROUND_WORKER_PATH,
+  type PlaygroundFiles,
+  readPlaygroundFiles,
+  renderPlaygroundWorker,
+} from '../graphql/apollo/playground.js';
 import { appendVary } from './replies.js';
 
 const TYPES: Record<string, string> = {
@@ -26,6 +39,8 @@ const ENCODINGS = [
   { name: 'br', suffix: '.br' },
   { name: 'gzip', suffix: '.gz' },
 ] as const;
+
+export { PLAYGROUND_WORKER_PATH };
 
 /** Whether a request is for a playground file. */
 export function isPlaygroundPath(path: string): boolean {
@@ -47,14 +62,19 @@ export function acceptedEncodings(header: string | undefined): (name: string) =>
   return (name) => (weights.get(name) ?? weights.get('*') ?? 0) > 0;
 }
 
-/** Creates the handler of the playground's files, serving from `dir` (default: the build's). */
-export function playgroundRoute(dir: string = PLAYGROUND_DIR) {
-  let names: Promise<Set<string> | null> | undefined;
+/**
+ * Creates the handler of the playground's files, serving from `dir` (default: the build's), and of
+ * its service worker (PLAYGROUND_WORKER_PATH) for the page at `scope` (the endpoint's path).
+ */
+export function playgroundRoute(dir: string = PLAYGROUND_DIR, scope = '/graphql') {
+  let build: Promise<{ names: Set<string>; worker: string } | null> | undefined;
 
-  /** The names the manifest lists; null when there is no build (looked for again on the next request). */
-  const load = async (): Promise<Set<string> | null> => {
-    const files = await readPlaygroundFiles(dir);
-    return files && new Set([files.script, files.style, ...Object.values(files.workers)]);
+  /** The names the manifest lists and the worker's text; null when there is no build (looked for again on the next request). */
+  const load = async () => {
+    const files: PlaygroundFiles | null = await readPlaygroundFiles(dir);
+    if (!files) return null;
+    const names = new Set([files.script, files.style, ...Object.values(files.workers)]);
+    return { names, worker: renderPlaygroundWorker(files, scope) };
   };
 
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
@@ -64,17 +84,30 @@ export function playgroundRoute(dir: string = PLAYGROUND_DIR) {
       res.end('Use GET\n');
       return;
     }
-    names ??= load();
-    const listed = await names;
-    if (!listed) {
-      names = undefined;
+    build ??= load();
+    const built = await build;
+    if (!built) {
+      build = undefined;
       res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end('the playground is not built: run npm run build\n');
       return;
     }
+    if (path === PLAYGROUND_WORKER_PATH) {
+      // Asked again on every visit (browsers look for a new version there): a few hundred bytes.
+      res.writeHead(200, {
+        'content-type': TYPES['.js'],
+        'content-length': String(Buffer.byteLength(built.worker)),
+        'cache-control': 'no-cache',
+        // Its scope is the page's path, outside /playground/ where it is served.
+        'service-worker-allowed': scope,
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(method === 'HEAD' ? undefined : built.worker);
+      return;
+    }
     const name = path.slice(PLAYGROUND_FILES_PATH.length);
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
-    if (!listed.has(name) || !type) {
+    if (!built.names.has(name) || !type) {
       notFound(res);
       return;
     }

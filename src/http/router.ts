@@ -4,7 +4,7 @@
  * configured origins, and counts and times every response by route:
  *
  * - `POST|GET /graphql`: the GraphQL endpoint and its playground (`graphql-route.ts`).
- * - `GET /playground/*`: the playground's files, when PLAYGROUND is on (`playground-route.ts`).
+ * - `GET /playground/*`: the playground's files and its service worker, when PLAYGROUND is on (`playground-route.ts`).
  * - `GET /health`: 200 with a small JSON report once the database is ready, 503 before it is
  *   and while it is degraded or the server is stopping.
  * - `GET /metrics`: Prometheus text.
@@ -23,7 +23,7 @@ import type { Metrics } from '../observability/metrics.js';
 import { corsFor } from './cors.js';
 import { DIAGRAM_PATH, DIAGRAM_PNG_PATH, diagramRoute } from './diagram-route.js';
 import { graphqlRoute } from './graphql-route.js';
-import { isPlaygroundPath, playgroundRoute } from './playground-route.js';
+import { isPlaygroundPath, PLAYGROUND_WORKER_PATH, playgroundRoute } from './playground-route.js';
 import { sendError, sendJson } from './replies.js';
 import { isViewerPath, viewerRoute } from './viewer-route.js';
 
@@ -55,7 +55,7 @@ export function createRequestHandler(deps: HandlerDeps) {
   const graphql = graphqlRoute(deps);
   const viewer = viewerRoute(undefined, { config });
   const diagram = diagramRoute(deps);
-  const playground = config.playground ? playgroundRoute() : undefined;
+  const playground = config.playground ? playgroundRoute(undefined, GRAPHQL_PATH) : undefined;
 
   /** Answers one request; resolves to the route's name for the metrics. */
   const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<string> => {
@@ -88,7 +88,8 @@ export function createRequestHandler(deps: HandlerDeps) {
     }
     if (playground && isPlaygroundPath(path)) {
       await playground(req, res, path);
-      return 'playground';
+      // The service worker is asked for on later visits too (browsers look for a new version): counted apart.
+      return path === PLAYGROUND_WORKER_PATH ? 'playground_worker' : 'playground';
     }
     if (isViewerPath(path)) {
       await viewer(req, res, path, url);

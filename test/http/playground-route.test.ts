@@ -3,8 +3,9 @@
  * is a few KB, `no-cache` with an ETag (304 on a match), and names only files of this server; each
  * file's name carries its content hash, it is answered `immutable` for a year, as Brotli when the
  * request takes `br`, else gzip when it takes `gzip`, else as it is (the three the same bytes once
- * decoded); HEAD, unknown names, other methods; and 503 without a build. The page in a browser:
- * test/server.playground.test.ts.
+ * decoded); HEAD, unknown names, other methods; and 503 without a build. The service worker: served
+ * no-cache with its scope allowed, naming this build's files and its cache. The page in a browser
+ * (and the worker at work there): test/server.playground.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPlaygroundFiles } from '../../src/graphql/apollo/playground.js';
+import { playgroundPaths, readPlaygroundFiles, renderPlaygroundWorker } from '../../src/graphql/apollo/playground.js';
 import { acceptedEncodings, playgroundRoute } from '../../src/http/playground-route.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -104,6 +105,55 @@ describe('GET /graphql (the page) and /playground/*', () => {
   });
 });
 
+describe('GET /playground/sw.js (the service worker)', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ database: false });
+  });
+  afterAll(async () => t?.close());
+
+  it('is registered by the page for its own path, and answered no-cache with that path allowed as its scope', async () => {
+    const html = await (await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('navigator.serviceWorker.register("/playground/sw.js", { scope: options.endpoint })');
+    expect(html).toContain('"endpoint":"/graphql"');
+
+    const res = await raw(`${t.url}/playground/sw.js`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['service-worker-allowed']).toBe('/graphql');
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(res.body.length).toBeLessThan(4 * 1024);
+    const head = await raw(`${t.url}/playground/sw.js`, {}, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(await t.metric('chess_paths_http_requests_total', { route: 'playground_worker' })).toBe(2);
+  });
+
+  it("caches exactly this build's files under a name of this build, and routes nothing else to itself", async () => {
+    const files = (await readPlaygroundFiles())!;
+    const worker = renderPlaygroundWorker(files, '/graphql');
+    expect((await raw(`${t.url}/playground/sw.js`)).body.toString()).toBe(worker);
+    const paths = [files.script, files.style, ...Object.values(files.workers)].map((name) => `/playground/${name}`);
+    expect(playgroundPaths(files)).toEqual(paths);
+    expect(worker).toContain(`const FILES = ${JSON.stringify(paths)};`);
+    const cache = /const CACHE = "(chess-paths-playground-[0-9a-f]{16})";/.exec(worker)?.[1];
+    expect(cache).toBeDefined();
+    // Another build: another cache; the same build: the same text.
+    const other = { ...files, script: 'graphiql-0123456789abcdef.js' };
+    expect(renderPlaygroundWorker(other, '/graphql')).not.toContain(cache);
+    expect(renderPlaygroundWorker({ ...files }, '/graphql')).toBe(worker);
+    // Only GETs of the listed files reach its fetch handler's cache; static routes send the rest to the network.
+    expect(worker).toContain(
+      "if (request.method !== 'GET' || url.origin !== location.origin || !FILES.includes(url.pathname)) return;",
+    );
+    expect(worker).toContain("{ condition: { not: files }, source: 'network' }");
+    // Syntactically a script (no module syntax, nothing of the server's).
+    expect(() => new Function(worker)).not.toThrow();
+  });
+});
+
 describe('the files route without a build', () => {
   const dir = mkdtempSync(join(tmpdir(), 'chess-paths-playground-'));
   const server = createServer((req, res) => {
@@ -119,11 +169,13 @@ describe('the files route without a build', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers 503 saying how to build', async () => {
-    const res = await fetch(`${url}/playground/graphiql-0123456789abcdef.js`);
-    expect(res.status).toBe(503);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.text()).toContain('npm run build');
+  it('answers 503 saying how to build, for the service worker too', async () => {
+    for (const path of ['/playground/graphiql-0123456789abcdef.js', '/playground/sw.js']) {
+      const res = await fetch(`${url}${path}`);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(await res.text()).toContain('npm run build');
+    }
   });
 });
 

@@ -10,12 +10,16 @@
  * build too); the page talks only to the endpoint it is given and POSTs `application/json`, the
  * body type the endpoint asks of a POST.
  *
+ * Once a first visit has opened, the page registers a service worker (renderPlaygroundWorker)
+ * that keeps those files in Cache Storage, where Chromium keeps them compiled for the next visit.
+ *
  * The page opens on the seed's worked example, on every visit: GraphiQL reopens the tabs of an
  * earlier visit and, given only a default query, adds an empty one; given the query to show, it
  * shows the seed's tab again (a link with `?query=` still opens its own). And GraphiQL's result
  * pane wraps long lines, which breaks the example's boards drawn side by side (`asciiLines`), so
  * the page turns wrapping off there with Monaco's public API (a wide answer scrolls sideways).
  */
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -39,6 +43,12 @@ query SeedExample {
 
 /** Where the page's files are served (`src/http/playground-route.ts`). */
 export const PLAYGROUND_FILES_PATH = '/playground/';
+
+/** The playground's service worker: a stable name, so a browser finds a new version there. */
+export const PLAYGROUND_WORKER_PATH = `${PLAYGROUND_FILES_PATH}sw.js`;
+
+/** The start of the names of the worker's caches in Cache Storage (the rest names the version). */
+export const PLAYGROUND_CACHE_PREFIX = 'chess-paths-playground-';
 
 /**
  * Where the build writes them: next to the compiled `graphql/` directory (`dist/playground/`), or,
@@ -66,6 +76,11 @@ export async function readPlaygroundFiles(dir: string = PLAYGROUND_DIR): Promise
   } catch {
     return null;
   }
+}
+
+/** The paths of a build's files: the script, the style, the editor workers. */
+export function playgroundPaths(files: PlaygroundFiles): string[] {
+  return [files.script, files.style, ...Object.values(files.workers)].map((name) => `${PLAYGROUND_FILES_PATH}${name}`);
 }
 
 /** A value written into the page's script: JSON, with `<` escaped so no text can close the script. */
@@ -112,10 +127,76 @@ export function renderPlayground(endpoint: string, files: PlaygroundFiles): stri
             if (inResult && editor.getRawOptions().wordWrap !== 'off') editor.updateOptions(RESULT_PANE);
           }
         }).observe(root, { childList: true, subtree: true });
+        // The service worker that keeps these files compiled for the next visit (renderPlaygroundWorker),
+        // installed once this visit has opened and the page is idle; without it the playground works the same.
+        if ('serviceWorker' in navigator) {
+          const register = () => navigator.serviceWorker.register(${inScript(PLAYGROUND_WORKER_PATH)}, { scope: options.endpoint });
+          const idle = self.requestIdleCallback ?? setTimeout;
+          addEventListener('load', () => idle(() => register().catch(() => {})));
+        }
       }
     </script>
   </body>
 </html>
+`;
+}
+
+/**
+ * The service worker for the page at `scope` (the endpoint's path), served at
+ * PLAYGROUND_WORKER_PATH (`src/http/playground-route.ts`). Why: Chromium keeps a script's compiled
+ * code (V8's code cache) only from its second load out of the HTTP cache, so a second visit
+ * compiled GraphiQL's 5 MB again; a script that a service worker puts into Cache Storage while it
+ * installs is compiled then, whole, and its compiled code kept beside it, so from the second visit
+ * on the page starts from compiled code.
+ *
+ * It is registered once the first visit has opened. Installing, it puts this build's files into a
+ * cache named by the build (from the HTTP cache, where the first visit left them: the server is not
+ * asked again). Active, it deletes the caches of other builds. Where the browser has static routes
+ * (Chromium's `addRoutes`), requests for /playground/ files are answered from that cache by the
+ * browser itself, without starting the worker (one missing goes to the network), and every other
+ * request of the page (the page itself, its POSTs to the endpoint) goes to the network untouched.
+ * Elsewhere its fetch handler answers exactly this build's files from the cache and lets everything
+ * else pass. A new build changes this text (it names the files), which is how a browser learns of
+ * it: the new worker installs, and takes over once no page of the old one is open.
+ */
+export function renderPlaygroundWorker(files: PlaygroundFiles, scope: string): string {
+  const paths = playgroundPaths(files);
+  const version = createHash('sha256').update(paths.join('\n')).digest('hex').slice(0, 16);
+  return `// The chess-paths playground's service worker for ${scope} (src/graphql/apollo/playground.ts).
+const CACHE = ${inScript(`${PLAYGROUND_CACHE_PREFIX}${version}`)};
+const FILES = ${inScript(paths)};
+
+self.addEventListener('install', (event) => {
+  // Put while the worker installs, scripts are compiled now and their compiled code kept with them.
+  const done = [caches.open(CACHE).then((cache) => cache.addAll(FILES))];
+  // Files straight from the cache, everything else straight to the network: the worker is not woken.
+  if (event.addRoutes) {
+    try {
+      const files = { urlPattern: new URLPattern({ pathname: ${inScript(`${PLAYGROUND_FILES_PATH}*`)} }) };
+      const routes = [
+        { condition: files, source: { cacheName: CACHE } },
+        { condition: { not: files }, source: 'network' },
+      ];
+      done.push(event.addRoutes(routes).catch(() => {}));
+    } catch {
+      // Routes this browser does not take: the fetch handler below does the work.
+    }
+  }
+  event.waitUntil(Promise.all(done));
+});
+
+self.addEventListener('activate', (event) => {
+  const old = (name) => name.startsWith(${inScript(PLAYGROUND_CACHE_PREFIX)}) && name !== CACHE;
+  event.waitUntil(caches.keys().then((names) => Promise.all(names.filter(old).map((name) => caches.delete(name)))));
+});
+
+// Without static routes: this build's files from the cache, nothing else touched.
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== location.origin || !FILES.includes(url.pathname)) return;
+  event.respondWith(caches.match(request, { cacheName: CACHE, ignoreVary: true }).then((hit) => hit ?? fetch(request)));
+});
 `;
 }
 
