@@ -1,6 +1,6 @@
 /**
  * The games door of `npm run bench:attack`: many large PGN texts at once (the texts are made in
- * bench/attack-games-texts.ts). Reading a game is chess.js work on the worker pool, bounded by
+ * bench/attack-games-texts.ts). Reading a game is the engine's work on the worker pool, bounded by
  * MAX_PGN_BYTES, MAX_PLIES and the engine budget; the probes show whether the event loop stays
  * free meanwhile, the RSS what the games kept cost.
  *

@@ -28,7 +28,10 @@ export const INLINE_WEIGHT = 1024;
 /** Weight of one pool task (several items). */
 export const TASK_WEIGHT = 32_768;
 
-/** Work units of one half-move played (chess.js: about 0.2 ms, some 1,500 squares of fill). */
+/**
+ * Work units of one half-move played: set when chess.js played them (about 0.2 ms, some 1,500
+ * squares of fill); the engine's own board plays one in a few microseconds, so the price is generous.
+ */
 export const PLY_WEIGHT = 1500;
 
 /**
