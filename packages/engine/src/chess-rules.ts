@@ -260,12 +260,46 @@ export class ChessPosition {
     const us = this.turn;
     this.#make(m);
     this.#staleRows |= (1 << (m.from >> 3)) | (1 << (m.to >> 3));
-    this.#check = -1;
+    this.#check = this.#checks(m);
     this.turn = -us;
     this.enPassant = m.kind === 1 && Math.abs(m.to - m.from) === 16 ? (m.from + m.to) >> 1 : -1;
     this.halfmove = m.kind === 1 || m.captured ? 0 : this.halfmove + 1;
     if (us < 0) this.fullmove++;
     if (this.castling !== 0) this.castling &= RIGHTS_KEPT[m.from] & RIGHTS_KEPT[m.to];
+  }
+
+  /**
+   * Whether a move just made (the mover still `turn`) checks the other king: 1 or 0, or -1 to
+   * leave it to `inCheck`. Only the moved piece from its new square, or a slider of the mover's
+   * uncovered on the line from that king through the square it left, can give the check; castling,
+   * en passant and promotions (rarer, and with more squares changed) are left to the full test.
+   */
+  #checks(m: ChessMove): number {
+    if (m.castle || m.enPassant || m.promotion) return -1;
+    const us = this.turn;
+    const king = this.king(-us);
+    if (king < 0) return -1;
+    const b = this.board;
+    if (m.kind === 1) {
+      const file = m.to & 7;
+      const ahead = m.to + 8 * us;
+      if ((file > 0 && ahead - 1 === king) || (file < 7 && ahead + 1 === king)) return 1;
+    } else if (m.kind === 2) {
+      if (KNIGHT_TO[m.to].includes(king)) return 1;
+    } else if (m.kind !== 6) {
+      const d = LINE_FROM[king * 64 + m.to];
+      if (d >= 0 && (m.kind === 5 || (m.kind === 3) === d < 4) && this.#firstOnRay(d, king) === m.to) return 1;
+    }
+    const d = LINE_FROM[king * 64 + m.from];
+    if (d < 0 || LINE_FROM[king * 64 + m.to] === d) return 0;
+    const first = this.#firstOnRay(d, king);
+    return first >= 0 && (b[first] === 5 * us || b[first] === (d < 4 ? 3 : 4) * us) ? 1 : 0;
+  }
+
+  /** The first occupied square from `square` in direction `d`, or -1. */
+  #firstOnRay(d: number, square: number): number {
+    for (const s of RAYS[d][square]) if (this.board[s] !== 0) return s;
+    return -1;
   }
 
   /** A legal move's SAN before it is played, without its check sign (`Nbd2`, `exd5`, `e8=Q`, `O-O`). */
