@@ -158,9 +158,11 @@ describe('/metrics', () => {
   });
 
   it('exposes requests, errors by code, engine solves, batch sizes, cache hits and misses, durations', async () => {
-    await t.gql(SEED);
-    await t.server.settle();
-    await t.gql(SEED);
+    // A cheap question is written on its second ask and read back on its third (cache on second hit).
+    for (let ask = 0; ask < 3; ask++) {
+      await t.gql(SEED);
+      await t.server.settle();
+    }
     await t.gql('{ shortestPaths(query: { piece: KING, from: ["e4"], to: ["z9"] }) { distance } }');
     const res = await fetch(`${t.url}/metrics`);
     expect(res.status).toBe(200);
@@ -168,13 +170,15 @@ describe('/metrics', () => {
     const text = await res.text();
     expect(
       sumMetric(text, 'chess_paths_http_requests_total', { route: 'graphql', method: 'POST', status: '200' }),
-    ).toBe(3);
+    ).toBe(4);
     expect(sumMetric(text, 'chess_paths_graphql_errors_total', { code: 'BAD_USER_INPUT' })).toBe(1);
-    expect(sumMetric(text, 'chess_paths_engine_solves_total')).toBe(1);
-    expect(sumMetric(text, 'chess_paths_cache_misses_total')).toBe(1);
+    expect(sumMetric(text, 'chess_paths_engine_solves_total')).toBe(2);
+    expect(sumMetric(text, 'chess_paths_cache_misses_total')).toBe(2);
+    expect(sumMetric(text, 'chess_paths_cache_lookups_skipped_total')).toBe(2);
+    expect(sumMetric(text, 'chess_paths_cache_writes_deferred_total')).toBe(1);
     expect(sumMetric(text, 'chess_paths_cache_hits_total')).toBe(1);
-    expect(sumMetric(text, 'chess_paths_loader_batch_size_count')).toBe(2);
-    expect(sumMetric(text, 'chess_paths_http_request_duration_seconds_count', { route: 'graphql' })).toBe(3);
+    expect(sumMetric(text, 'chess_paths_loader_batch_size_count')).toBe(3);
+    expect(sumMetric(text, 'chess_paths_http_request_duration_seconds_count', { route: 'graphql' })).toBe(4);
     expect(text).toContain('chess_paths_engine_solve_duration_seconds_bucket');
     expect(text).toContain('chess_paths_process_resident_memory_bytes');
   });
@@ -200,7 +204,10 @@ describe('graceful shutdown', () => {
       env: { SHUTDOWN_TIMEOUT_MS: '120000', CACHE_READ_WAIT_MS: '600000' },
       deps: { openStore: async () => store, workers: false },
     });
-    const inFlight = t.gql(SEED);
+    // A costly question (a board over 512 squares), so that its result is written on its first ask.
+    const inFlight = t.gql(
+      '{ shortestPaths(query: { piece: KING, board: { files: 24, ranks: 24 }, from: ["a1"], to: ["e5"] }) { distance } }',
+    );
     await inLookup;
     const closing = t.server.close();
     // New connections are refused while the request is still in flight, and the store stays open.

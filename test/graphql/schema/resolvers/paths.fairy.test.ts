@@ -44,9 +44,10 @@ describe('fairy pieces in GraphQL', () => {
   });
 
   it('gives texts with the same moves one key and one cache entry: the second is never solved again', async () => {
+    // A board over 512 squares: a costly result, written on its first ask (cache on second hit).
     const ask = (betza: string) =>
       t.gql(
-        `{ shortestPaths(query: { piece: FAIRY, betza: "${betza}", board: { files: 12, ranks: 12 }, from: ["a1"], to: ["l12"] }) { betza key cached distance } }`,
+        `{ shortestPaths(query: { piece: FAIRY, betza: "${betza}", board: { files: 24, ranks: 24 }, from: ["a1"], to: ["x24"] }) { betza key cached distance } }`,
       );
     const solvedBefore = await t.metric('chess_paths_engine_solves_total');
     const first = (await ask('W2D')).body.data.shortestPaths;
