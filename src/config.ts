@@ -266,7 +266,7 @@ export const VARIABLES = {
       key: 'limits.maxBetzaLength',
       kind: integer(1),
       default: 1024,
-      doc: 'Longest Betza text of a fairy piece (`PathQuery.betza`, `/diagram.svg?betza=`), characters; a longer one is refused before it is read. A canonical text (`PathResult.betza`) may be longer than the text asked, but never over 752 characters: with at least 752, every answer reads back.',
+      doc: 'Longest Betza text of a fairy piece (`PathQuery.betza`, `/diagram.svg?betza=`), characters; a longer one is refused before it is read. A canonical text (`PathResult.betza`) may be longer than the text asked, but never over 878 characters: with at least 878, every answer reads back.',
     }),
     ENGINE_BUDGET_MS: sets({
       key: 'limits.engineBudgetMs',

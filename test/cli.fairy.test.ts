@@ -136,7 +136,7 @@ describe('fairy refusals', () => {
   it.each([
     [['--piece', 'fairy'], '--piece: "fairy" needs --betza TEXT, the piece in Betza notation (e.g. --betza NN)'],
     [['--piece', 'king', '--betza', 'NN'], '--betza: "NN" is only for a fairy piece, not KING: leave --piece out'],
-    [['--betza', 'pN'], `--betza: "pN" 'p' at 1 (hoppers) is not supported`],
+    [['--betza', 'pN'], `--betza: "pN" 'p' at 1 is a hopper before the leaper N: it needs an unlimited rider`],
     [['--betza', 'frK'], `--betza: "frK" 'K' at 3 keeps no leap of its W: its directions 'fr' allow none`],
     [['--betza', ''], '--betza: "" is empty: a piece needs at least one atom'],
     [

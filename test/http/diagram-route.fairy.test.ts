@@ -121,7 +121,7 @@ describe('GET /diagram.svg with betza', () => {
   });
 
   it.each([
-    ['betza=pN&from=a1&to=h8', `betza: "pN" 'p' at 1 (hoppers) is not supported`],
+    ['betza=pN&from=a1&to=h8', `betza: "pN" 'p' at 1 is a hopper before the leaper N: it needs an unlimited rider`],
     ['betza=frK&from=a1&to=h8', `betza: "frK" 'K' at 3 keeps no leap`],
     ['betza=&from=a1&to=h8', 'betza: "" is empty'],
     ['piece=FAIRY&from=a1&to=h8', 'betza is missing: piece FAIRY needs a Betza text'],

@@ -127,7 +127,7 @@ describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Ch
     await page.fill('#betza', 'pN');
     await expect
       .poll(() => page.locator('#error').innerText(), SHOWN)
-      .toBe(`query.betza: "pN" 'p' at 1 (hoppers) is not supported`);
+      .toBe(`query.betza: "pN" 'p' at 1 is a hopper before the leaper N: it needs an unlimited rider`);
     expect(await page.locator('#answer').innerText()).toBe('');
     expect(await page.locator('#board button[data-step]').count()).toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/viewer-fairy-error.png`, fullPage: true });
@@ -138,7 +138,9 @@ describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Ch
 
     // Reloading the URL asks the same question again: the same error, then the nightrider.
     await page.reload({ waitUntil: 'load' });
-    await expect.poll(() => page.locator('#error').innerText(), SHOWN).toMatch(/'p' at 1 \(hoppers\)/);
+    await expect
+      .poll(() => page.locator('#error').innerText(), SHOWN)
+      .toMatch(/'p' at 1 is a hopper before the leaper N/);
     expect(await page.inputValue('#piece')).toBe('FAIRY');
     expect(await page.inputValue('#betza')).toBe('pN');
     await page.goto(`${t.url}/${QUESTION}`, { waitUntil: 'load' });

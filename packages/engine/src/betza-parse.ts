@@ -7,7 +7,7 @@
  * offending character and its 1-based position, and nothing outside the subset is ever read as
  * something else: a character is either understood where it stands or refused there. Direction
  * letters are read as the contract says, two at a time whenever the two form a group, else one,
- * with `n`, `m` and `c` skipped; each letter and group is a predicate on the leap (x, y), and the
+ * with `n`, `m`, `c`, `p` and `g` skipped; each letter and group is a predicate on the leap (x, y), and the
  * prefix keeps the union of what its groups keep (all leaps when it has no direction letter).
  * Leaps are kept as bit masks over the atom's leaps in a fixed clockwise order (`atomLeaps`),
  * which the canonical writer shares, so one table of direction prefixes serves every atom of a
@@ -150,7 +150,12 @@ export interface BetzaPart {
   readonly max: number;
   /** Only ever true for atoms that `canBeLame`. */
   readonly lame: boolean;
+  /** `p` (cannon) or `g` (grasshopper) for a hopper part (an unlimited rider, never lame), else null. */
+  readonly hop: HopKind | null;
 }
+
+/** A hopper's kind: `p` stops anywhere after its hurdle, `g` just after it. */
+export type HopKind = 'p' | 'g';
 
 /** Why a character the subset does not have is refused. */
 function unsupported(char: string, position: number): string {
@@ -158,8 +163,7 @@ function unsupported(char: string, position: number): string {
   // Control characters and quotes as JSON escapes them, so the message stays one readable line.
   const shown = /^[\x21-\x7e]$/.test(char) ? char : JSON.stringify(char).slice(1, -1);
   let why: string;
-  if ('pg'.includes(char)) why = 'hoppers';
-  else if ('ajioqzteuyx'.includes(char)) why = 'modifiers outside the subset';
+  if ('ajioqzteuyx'.includes(char)) why = 'modifiers outside the subset';
   else if ('dhkw'.includes(char)) why = 'lower-case atoms';
   else if ('[](){}'.includes(char)) why = "brackets and XBetza's multi-leg moves";
   else if (/^[A-Z]$/.test(char)) why = 'not an atom of the subset';
@@ -183,11 +187,25 @@ export function parseBetza(text: string, path: InputPath): BetzaPart[] {
     let directions = '';
     let lame = false;
     let dropAt = -1;
+    let lameAt = -1;
+    let hop: HopKind | null = null;
+    let hopAt = -1;
     for (; i < chars.length && /^[a-z]$/.test(chars[i]); i++) {
       const char = chars[i];
       if (DIRECTION_LETTERS.includes(char)) directions += char;
-      else if (char === 'n') lame = true;
-      else if (char === 'c') dropAt = dropAt < 0 ? i : dropAt;
+      else if (char === 'n') {
+        if (hop !== null)
+          throw fail(`'n' at ${i + 1} makes the hopper '${hop}' at ${hopAt + 1} lame, which the subset refuses`);
+        lame = true;
+        lameAt = lameAt < 0 ? i : lameAt;
+      } else if (char === 'p' || char === 'g') {
+        if (hop !== null)
+          throw fail(`'${char}' at ${i + 1} follows the hopper '${hop}' at ${hopAt + 1}: a part hops one way`);
+        if (lame)
+          throw fail(`'${char}' at ${i + 1} makes the lame 'n' at ${lameAt + 1} a hopper, which the subset refuses`);
+        hop = char;
+        hopAt = i;
+      } else if (char === 'c') dropAt = dropAt < 0 ? i : dropAt;
       else if (char !== 'm') throw fail(unsupported(char, i + 1));
     }
     if (i === chars.length)
@@ -217,7 +235,11 @@ export function parseBetza(text: string, path: InputPath): BetzaPart[] {
         throw fail(`'0' at ${numberAt + 1} starts a number with a leading zero`);
       if (digits.length > 3 || Number(digits) > 256) throw fail(`${where} is a number over 256`);
       count = digits === '0' ? Number.POSITIVE_INFINITY : Number(digits);
+      if (hop !== null && digits !== '0')
+        throw fail(`${where} limits the hopper '${hop}' at ${hopAt + 1}: a hopper rides without a number (or with 0)`);
     }
+    if (hop !== null && count !== Number.POSITIVE_INFINITY)
+      throw fail(`'${hop}' at ${hopAt + 1} is a hopper before the leaper ${letter}: it needs an unlimited rider`);
 
     for (const atom of meaning.atoms) {
       const leaps = directionMask(atom, directions);
@@ -226,7 +248,7 @@ export function parseBetza(text: string, path: InputPath): BetzaPart[] {
         throw fail(`'${letter}' at ${letterAt + 1} keeps no leap${of}: its directions '${directions}' allow none`);
       }
       if (dropAt >= 0) firstDrop = firstDrop < 0 ? dropAt : firstDrop;
-      else parts.push({ atom, leaps, max: Math.min(count, rideCap(atom)), lame: lame && canBeLame(atom) });
+      else parts.push({ atom, leaps, max: Math.min(count, rideCap(atom)), lame: lame && canBeLame(atom), hop });
     }
   }
   if (parts.length === 0) throw fail(`'c' at ${firstDrop + 1} leaves no move: capture-only atoms are dropped`);

@@ -12,12 +12,16 @@
  */
 
 import { canonicalForm } from './betza-canonical.js';
+import { hopForm } from './betza-hops.js';
 import type { FairyRay } from './betza-moves.js';
 import { parseBetza } from './betza-parse.js';
 import type { InputPath } from './errors.js';
 import { heldBytes, keptTables } from './memory.js';
 
+export type { HopRay } from './betza-hops.js';
 export type { FairyRay } from './betza-moves.js';
+
+import type { HopRay } from './betza-hops.js';
 
 /** The orthodox pieces a Betza text may turn out to be. */
 export type OrthodoxPiece = 'KING' | 'QUEEN' | 'ROOK' | 'BISHOP' | 'KNIGHT';
@@ -28,6 +32,8 @@ export interface FairyPiece {
   readonly betza: string;
   /** The canonical rays; a move is a landing of any of them. */
   readonly rays: FairyRay[];
+  /** The hopper rays (`p` and `g` parts), canonical; empty for a piece that never hops. */
+  readonly hops: readonly HopRay[];
   /** The orthodox piece with exactly these moves, or null. */
   readonly orthodox: OrthodoxPiece | null;
 }
@@ -54,11 +60,14 @@ export function readBetza(text: string, path: InputPath = ['betza']): FairyPiece
     if (!readPieces.has(known.betza)) keep(known.betza, known);
     return known;
   }
-  const { rays, text: canonical } = canonicalForm(parseBetza(text, path));
-  const orthodox = ORTHODOX.get(canonical);
-  const betza = orthodox?.letter ?? withShorthands(canonical);
+  const parts = parseBetza(text, path);
+  const { rays, text: canonical } = canonicalForm(parts.filter((part) => part.hop === null));
+  const { hops, text: hopText } = hopForm(parts.filter((part) => part.hop !== null));
+  const orthodox = hopText === '' ? ORTHODOX.get(canonical) : undefined;
+  const betza = orthodox?.letter ?? withShorthands(canonical) + withShorthands(hopText);
   // The piece of its canonical text, when that is kept: one piece a move set.
-  const piece: FairyPiece = readPieces.get(betza) ?? Object.freeze({ betza, rays, orthodox: orthodox?.piece ?? null });
+  const piece: FairyPiece =
+    readPieces.get(betza) ?? Object.freeze({ betza, rays, hops, orthodox: orthodox?.piece ?? null });
   keep(text, piece);
   // The canonical text names the piece from now on (cache rows, worker tasks): kept too, so it
   // is never read a second time.
@@ -79,9 +88,12 @@ function withShorthands(canonical: string): string {
   const terms = [...canonical.matchAll(TERM)].map((m) => m[0]);
   const out: string[] = [];
   for (const term of terms) {
-    const plain = term === 'WW' ? 'R' : term === 'FF' ? 'B' : term;
+    // A hopper's term (`pWW`, `gFF`) takes the shorthand too, its `p` or `g` kept (`pR`, `gQ`).
+    const hop = /^[pg](WW|FF)$/.test(term) ? term[0] : '';
+    const body = term.slice(hop.length);
+    const plain = hop + (body === 'WW' ? 'R' : body === 'FF' ? 'B' : body);
     const last = out.at(-1);
-    if (last === 'R' && plain === 'B') out[out.length - 1] = 'Q';
+    if (last === `${hop}R` && plain === `${hop}B`) out[out.length - 1] = `${hop}Q`;
     else if (last === 'W' && plain === 'F') out[out.length - 1] = 'K';
     else out.push(plain);
   }
@@ -125,9 +137,10 @@ export const ORTHODOX_BETZA: Readonly<Record<string, string>> = {
  * can read back every answer. Each atom, plain or lame (W and F are never lame), writes at most
  * one term a leap (4, or 8 for N, C and Z): its `n`, its direction letters (at most 2 for W, D
  * and H, 4 for F, A and G, 6 for N, C and Z: betza-prefixes.ts), the atom, and a count under its
- * ride cap (three digits for W, F, D, N and A, two for the three-leapers) or the atom doubled.
+ * ride cap (three digits for W, F, D, N and A, two for the three-leapers) or the atom doubled
+ * (752); then each atom's hopper terms, `p` and `g`, `p` or `g`, prefix and the doubled atom (126 more).
  */
-export const MAX_CANONICAL_BETZA_LENGTH = 752;
+export const MAX_CANONICAL_BETZA_LENGTH = 878;
 
 /** The canonical text of a Betza text (`readBetza(text, path).betza`). */
 export function canonicalBetza(text: string, path: InputPath = ['betza']): string {

@@ -13,7 +13,7 @@
  * passes over p (offsets from its start) is a leap by -d that passes over p - d.
  */
 
-import type { FairyPiece } from './betza.js';
+import type { FairyPiece, HopRay } from './betza.js';
 import { andShifted, leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 import { heldBytes, keptTables } from './memory.js';
@@ -38,6 +38,10 @@ export interface RideShift {
 export interface FairyShifts {
   readonly forward: readonly RideShift[];
   readonly reverse: readonly RideShift[];
+  /** The piece's hopper rays (walked square by square, `fairy-hops.ts`), and the board's sides. */
+  readonly hops: readonly HopRay[];
+  readonly files: number;
+  readonly ranks: number;
   /** True when some ray has a chain (the fill may then ride by doubling). */
   readonly chains: boolean;
   /** Counts the solves these shifts served: a chain made in another solve is stale. */
@@ -122,7 +126,7 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
       );
     }
     const chains = forward.some((s) => s.chain !== null);
-    shifts = { forward, reverse, lameGuards, chains, epoch: 0 };
+    shifts = { forward, reverse, lameGuards, chains, hops: piece.hops, files: geo.files, ranks: geo.ranks, epoch: 0 };
     shiftsByPiece.set(id, shifts, heldBytes(shifts));
   }
   return shifts;

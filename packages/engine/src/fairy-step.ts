@@ -8,6 +8,7 @@
  * on how much of the board the frontier holds (`DENSE_FRONTIER_SHARE`).
  */
 import type { FairyShifts } from './fairy-fill.js';
+import { hopStep } from './fairy-hops.js';
 import { fillRideChain, rideDense } from './fairy-rides.js';
 import type { SparseSlider } from './slide.js';
 import type { Accumulator, SparseWords } from './words.js';
@@ -65,6 +66,8 @@ export class FairyStep {
       } else this.slider.slide(src, from, to, s, passable, out);
     }
     if (leaps) for (let i = 0; i < out.n; i++) out.words[out.touched[i]] &= passable[out.touched[i]];
+    // Hops land on passable squares only: after the masking, which they need not.
+    if (fairy.hops.length > 0) hopStep(fairy.hops, fairy.files, fairy.ranks, src, from, to, passable, reverse, out);
     if (dense !== null) {
       // The rides' landings into `out`; the scratch left zero for the next step.
       const rides = dense.out;

@@ -38,6 +38,7 @@ export function leaperGroupsOf(piece: FairyPiece): readonly LeapGroup[] | null {
 }
 
 function symmetricGroups(piece: FairyPiece): readonly LeapGroup[] | null {
+  if (piece.hops.length > 0) return null;
   const key = (dx: number, dy: number) => `${dx},${dy}`;
   const leaps = new Set(piece.rays.map(({ dx, dy }) => key(dx, dy)));
   const byFiles = new Map<number, Set<number>>();

@@ -6,7 +6,8 @@
  * and the square-by-square walks used for counting and enumeration (`forEachMove`) read the
  * same tables, so they cannot disagree about a move.
  */
-import type { FairyPiece, FairyRay } from './betza.js';
+import type { FairyPiece, FairyRay, HopRay } from './betza.js';
+import { forEachHop } from './fairy-hops.js';
 import type { OrthodoxMover } from './types.js';
 
 /** What moves: an orthodox piece by its name, or a fairy piece by its rays. */
@@ -97,7 +98,7 @@ export function forEachMove(
   visit: (v: number) => void,
 ): void {
   if (typeof mover !== 'string') {
-    forEachFairyMove(mover.rays, files, ranks, passable, u, visit);
+    forEachFairyMove(mover.rays, mover.hops, files, ranks, passable, u, visit);
     return;
   }
   const moves = moveKind(mover);
@@ -143,10 +144,12 @@ let visitStamp = 0;
 /**
  * `forEachMove` of a fairy piece: each ray leaps from u while the squares the leap passes over
  * (when lame) and the landing are on the board and passable, up to its `max` leaps. Two rays
- * may land on one square (a wazir's second step and a dabbaba's leap); it is one move.
+ * may land on one square (a wazir's second step and a dabbaba's leap); it is one move. Hops
+ * (`fairy-hops.ts`) are moves of the same list.
  */
 function forEachFairyMove(
   rays: readonly FairyRay[],
+  hops: readonly HopRay[],
   files: number,
   ranks: number,
   passable: ArrayLike<number>,
@@ -188,4 +191,11 @@ function forEachFairyMove(
       r = nr;
     }
   }
+  if (hops.length > 0)
+    forEachHop(hops, files, ranks, passable, u, false, (v) => {
+      if (visitedAt[v] !== stamp) {
+        visitedAt[v] = stamp;
+        visit(v);
+      }
+    });
 }

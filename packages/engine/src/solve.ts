@@ -61,7 +61,8 @@ function solveStandard(
 /** Solves a prepared problem. */
 export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
   const { words, data, board, piece, fairy } = prepared;
-  if (board === STANDARD_BOARD && options?.representation !== 'general') {
+  const hops = fairy !== null && fairy.hops.length > 0;
+  if (board === STANDARD_BOARD && !hops && options?.representation !== 'general') {
     const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
     if (fairy !== null) {
       const distance = solveFairy64(fairy, pLo, pHi, sLo, sHi, tLo, tHi);
@@ -69,7 +70,8 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     }
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }
-  if (fairy !== null && words <= SMALL_WORDS && options?.representation !== 'general') {
+  // Hoppers take the general fill, whose fairy step walks their hops (`fairy-hops.ts`).
+  if (fairy !== null && !hops && words <= SMALL_WORDS && options?.representation !== 'general') {
     const distance = solveFairySmall(geometryOf(board), fairy, data);
     return new StoredSolution(prepared, distance < 0 ? NO_LAYERS : smallLayerStore(distance, words), false);
   }

@@ -258,8 +258,8 @@ describe('limited rides, m and c', () => {
 
 describe('refusals', () => {
   it.each([
-    ['pN', "'p' at 1 (hoppers) is not supported"],
-    ['gQ', "'g' at 1 (hoppers) is not supported"],
+    ['pN', "'p' at 1 is a hopper before the leaper N: it needs an unlimited rider"],
+    ['gR4', "'4' at 3 limits the hopper 'g' at 1: a hopper rides without a number (or with 0)"],
     ['WjN', "'j' at 2 (modifiers outside the subset) is not supported"],
     ['aW', "'a' at 1 (modifiers outside the subset) is not supported"],
     ['w', "'w' at 1 (lower-case atoms) is not supported"],
@@ -294,7 +294,7 @@ describe('refusals', () => {
 
   it('places the message under the given path, with the text as its value', () => {
     expect(() => readBetza('pN', ['queries', 2, 'betza'])).toThrow(
-      `queries[2].betza: "pN" 'p' at 1 (hoppers) is not supported`,
+      `queries[2].betza: "pN" 'p' at 1 is a hopper before the leaper N: it needs an unlimited rider`,
     );
     expect(() => readBetza('')).toThrow(`betza: "" is empty: a piece needs at least one atom`);
     expect(refusal('Wé')).toBe("'é' at 2 (not a letter of Betza's notation) is not supported");
@@ -342,6 +342,8 @@ describe('the length of a canonical text', () => {
       const count = Math.max(2, String(rideCap(atom) - 1).length);
       const term = prefix + 1 + count;
       longest += atomLeaps(atom).length * (term + (canBeLame(atom) ? term + 1 : 0));
+      // Its hopper terms, `p` and `g`: the letter, a prefix and the doubled atom.
+      longest += 2 * (1 + prefix + 2);
     }
     expect(longest).toBe(MAX_CANONICAL_BETZA_LENGTH);
   });

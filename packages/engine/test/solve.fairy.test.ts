@@ -179,7 +179,7 @@ describe('fairy pieces by hand', () => {
       'betza: "NN" is only for piece FAIRY, not KING',
     );
     expect(refusal({ piece: 'FAIRY', betza: 'pN', from: ['a1'], to: ['h8'] })).toMatch(
-      /^betza: "pN" 'p' at 1 \(hoppers\) is not supported/,
+      /^betza: "pN" 'p' at 1 is a hopper before the leaper N/,
     );
   });
 });

@@ -14,7 +14,8 @@
  *   within 255 of it: no board is wider) and lists each move as its landing and the squares it
  *   needs passable, redundant moves dropped, as sorted strings a test can compare.
  * - `referenceFairySolve` is the plain two-way BFS of reference-bfs.ts for such a piece, with the
- *   same answer shape (`ReferenceAnswer`); reverse moves come from inverting the forward ones,
+ *   same answer shape (`ReferenceAnswer`). Hoppers (`p`, `g`) are rides with a `hop`, walked by
+ *   `walkHop` to their hurdle and beyond; reverse moves come from inverting the forward ones,
  *   since a fairy piece need not move the same way back (`fW`).
  */
 
@@ -26,6 +27,8 @@ export interface ReferenceRide {
   readonly dy: number;
   readonly max: number;
   readonly lame: boolean;
+  /** `p` (cannon) or `g` (grasshopper) for a hopper's ride, else absent. */
+  readonly hop?: 'p' | 'g';
 }
 
 /** The atoms, each a leap (x, y) with all its mirror images. */
@@ -124,7 +127,10 @@ export function referenceParseBetza(text: string): ReferenceRide[] {
     if (match === null) throw new Error(`unreadable at ${position + 1}`);
     position = term.lastIndex;
     const [, prefix, letter, doubled, digits] = match;
-    if (/[^fbrlvsnmc]/.test(prefix)) throw new Error(`a modifier outside the subset in '${prefix}'`);
+    if (/[^fbrlvsnmcpg]/.test(prefix)) throw new Error(`a modifier outside the subset in '${prefix}'`);
+    const hops = prefix.replace(/[^pg]/g, '');
+    if (hops.length > 1) throw new Error(`two hopper letters in '${prefix}'`);
+    if (hops !== '' && prefix.includes('n')) throw new Error(`a lame hopper in '${prefix}'`);
     const shorthand = Object.hasOwn(SHORTHANDS, letter) ? SHORTHANDS[letter] : undefined;
     if (shorthand === undefined && !Object.hasOwn(ATOMS, letter)) throw new Error(`'${letter}' is no atom`);
     if (doubled !== '' && shorthand !== undefined) throw new Error(`doubled shorthand ${letter}`);
@@ -135,13 +141,21 @@ export function referenceParseBetza(text: string): ReferenceRide[] {
     let max = 1;
     if (doubled !== '' || digits === '0' || (shorthand?.rides && digits === '')) max = Number.POSITIVE_INFINITY;
     else if (digits !== '') max = Number(digits);
-    const keeps = keptByDirections(prefix.replace(/[nmc]/g, ''));
+    // A hopper needs an unlimited rider with no number but 0 (`pR4` is refused, even when 4 is the board).
+    if (hops !== '' && (max !== Number.POSITIVE_INFINITY || (digits !== '' && digits !== '0')))
+      throw new Error(`a hopper before ${letter}${doubled}${digits}, no unlimited rider`);
+    const keeps = keptByDirections(prefix.replace(/[nmcpg]/g, ''));
     for (const atom of shorthand?.atoms ?? [letter]) {
       const kept = mirrorImages(...ATOMS[atom]).filter(([x, y]) => keeps(x, y));
       if (kept.length === 0) throw new Error(`'${prefix}' keeps no leap of ${atom}`);
       atomsSeen += 1;
       if (prefix.includes('c')) continue;
-      for (const [dx, dy] of kept) rides.push({ dx, dy, max, lame: prefix.includes('n') });
+      for (const [dx, dy] of kept)
+        rides.push(
+          hops === ''
+            ? { dx, dy, max, lame: prefix.includes('n') }
+            : { dx, dy, max, lame: false, hop: hops as 'p' | 'g' },
+        );
     }
   }
   if (atomsSeen === 0) throw new Error('no atom');
@@ -192,6 +206,31 @@ function walkRide(
   }
 }
 
+/**
+ * Walks one hopper's ride from (x, y), from the contract's words: landings before the first one
+ * that is on the board but not passable (the hurdle) are passed; none when the edge comes first.
+ * Then `g` lands on the next landing if it is passable; `p` on each next landing while passable.
+ */
+function walkHop(
+  ride: ReferenceRide,
+  x: number,
+  y: number,
+  onBoard: (x: number, y: number) => boolean,
+  open: (x: number, y: number) => boolean,
+  land: (x: number, y: number) => void,
+): void {
+  let k = 1;
+  while (onBoard(x + k * ride.dx, y + k * ride.dy) && open(x + k * ride.dx, y + k * ride.dy)) k++;
+  if (!onBoard(x + k * ride.dx, y + k * ride.dy)) return;
+  // Landing k is the hurdle.
+  for (let j = k + 1; ; j++) {
+    const [lx, ly] = [x + j * ride.dx, y + j * ride.dy];
+    if (!onBoard(lx, ly) || !open(lx, ly)) return;
+    land(lx, ly);
+    if (ride.hop === 'g') return;
+  }
+}
+
 /** Landing squares of the piece's legal moves from `from`, sorted, each once. */
 export function referenceFairyMovesFrom(
   rides: readonly ReferenceRide[],
@@ -200,8 +239,14 @@ export function referenceFairyMovesFrom(
 ): number[] {
   const open = (f: number, r: number) =>
     f >= 0 && f < terrain.files && r >= 0 && r < terrain.ranks && terrain.passable[r * terrain.files + f];
+  const onBoard = (f: number, r: number) => f >= 0 && f < terrain.files && r >= 0 && r < terrain.ranks;
   const landings = new Set<number>();
   for (const ride of rides) {
+    if (ride.hop !== undefined) {
+      const [x, y] = [from % terrain.files, Math.floor(from / terrain.files)];
+      walkHop(ride, x, y, onBoard, open, (f, r) => landings.add(r * terrain.files + f));
+      continue;
+    }
     walkRide(ride, from % terrain.files, Math.floor(from / terrain.files), open, (f, r) =>
       landings.add(r * terrain.files + f),
     );
@@ -247,7 +292,8 @@ function planeMoves(ride: ReferenceRide): PlaneMove[] {
  */
 export function referenceFairyMoveKeys(rides: readonly ReferenceRide[]): string[] {
   const byLanding = new Map<string, PlaneMove[]>();
-  for (const ride of rides) {
+  // Hoppers' moves depend on hurdles, not on a set of squares left passable: not listed here.
+  for (const ride of rides.filter(({ hop }) => hop === undefined)) {
     for (const move of planeMoves(ride)) {
       const list = byLanding.get(move.landing) ?? [];
       list.push(move);

@@ -43,6 +43,31 @@ describe('fairy pieces in GraphQL', () => {
     expect(r.layers.map((l: { squares: string[] }) => l.squares)).toEqual(expected.layers.map((l) => l.squares));
   });
 
+  it('answers a hopper (a cannon written pW0) with its canonical text pR, hurdles from blocked squares', async () => {
+    const { status, body } = await t.gql(`{
+      shortestPaths(query: { piece: FAIRY, betza: "pW0", from: ["a1"], to: ["a6"], blocked: ["a4", "c1"] }) { ${FIELDS} }
+      refused: shortestPaths(query: { piece: FAIRY, betza: "pR4", from: ["a1"], to: ["h8"] }) { distance }
+    }`);
+    expect(status).toBe(200);
+    const expected = solve({ piece: 'FAIRY', betza: 'pR', from: ['a1'], to: ['a6'], blocked: ['a4', 'c1'] });
+    expect(expected.distance).toBe(1);
+    expect(body.data.shortestPaths).toMatchObject({
+      piece: 'FAIRY',
+      betza: 'pR',
+      key: expected.key,
+      distance: 1,
+      pathCount: String(expected.pathCount),
+      path: { squares: ['a1', 'a6'] },
+    });
+    expect(body.data.refused).toBeNull();
+    const [error] = body.errors ?? [];
+    expect(error.path).toEqual(['refused']);
+    expect(error.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(error.message).toBe(
+      `query.betza: "pR4" '4' at 3 limits the hopper 'p' at 1: a hopper rides without a number (or with 0)`,
+    );
+  });
+
   it('gives texts with the same moves one key and one cache entry: the second is never solved again', async () => {
     // A board over 512 squares: a costly result, written on its first ask (cache on second hit).
     const ask = (betza: string) =>
@@ -133,7 +158,9 @@ describe('fairy pieces in GraphQL', () => {
     const byPath = Object.fromEntries((body.errors ?? []).map((e) => [e.path?.[0], e]));
     for (const name of ['hopper', 'missing', 'orthodox', 'long'])
       expect(byPath[name].extensions?.code).toBe('BAD_USER_INPUT');
-    expect(byPath.hopper.message).toBe(`query.betza: "pN" 'p' at 1 (hoppers) is not supported`);
+    expect(byPath.hopper.message).toBe(
+      `query.betza: "pN" 'p' at 1 is a hopper before the leaper N: it needs an unlimited rider`,
+    );
     expect(byPath.missing.message).toBe('query.betza is missing: piece FAIRY needs a Betza text');
     expect(byPath.orthodox.message).toBe('query.betza: "NN" is only for piece FAIRY, not KING');
     expect(byPath.long.message).toBe(
