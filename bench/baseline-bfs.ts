@@ -8,9 +8,11 @@
  * FAIRY) takes its moves from the engine's Betza reader (`readBetza(text).rays`, the parsing
  * only) and walks them square by square: a move lands at j*(dx, dy), 1 <= j <= max, over
  * passable earlier landings and passable lame squares of every leap; backward, each leap is
- * walked the other way.
+ * walked the other way. Its hops (`readBetza(text).hops`) are walked square by square too: to
+ * the first closed square (the hurdle), then beyond it; backward, every start from which the
+ * forward walk lands on the square.
  */
-import { type FairyRay, readBetza } from '@chess-paths/engine';
+import { type FairyRay, type HopRay, readBetza } from '@chess-paths/engine';
 
 type Query = {
   piece: string;
@@ -120,6 +122,38 @@ function fairyNeighbours(
   }
 }
 
+/** A hopper's squares one hop from `u` (or, with `back`, one hop before `u`), appended to `out`. */
+function hopNeighbours(
+  hops: readonly HopRay[],
+  files: number,
+  ranks: number,
+  open: Uint8Array,
+  u: number,
+  back: boolean,
+  out: number[],
+): void {
+  const inside = (x: number, y: number) => x >= 0 && x < files && y >= 0 && y < ranks;
+  const f = u % files;
+  const r = (u - f) / files;
+  for (const { dx, dy, hop } of hops) {
+    if (!back) {
+      let k = 1;
+      while (inside(f + k * dx, r + k * dy) && open[(r + k * dy) * files + f + k * dx]) k++;
+      if (!inside(f + k * dx, r + k * dy)) continue;
+      for (let j = k + 1; inside(f + j * dx, r + j * dy) && open[(r + j * dy) * files + f + j * dx]; j++) {
+        out.push((r + j * dy) * files + f + j * dx);
+        if (hop === 'g') break;
+      }
+    } else {
+      let k = 1;
+      if (hop === 'p') while (inside(f - k * dx, r - k * dy) && open[(r - k * dy) * files + f - k * dx]) k++;
+      if (!inside(f - k * dx, r - k * dy) || open[(r - k * dy) * files + f - k * dx]) continue;
+      for (let j = k + 1; inside(f - j * dx, r - j * dy) && open[(r - j * dy) * files + f - j * dx]; j++)
+        out.push((r - j * dy) * files + f - j * dx);
+    }
+  }
+}
+
 /** Squares one move from `u` (or, with `back`, one move before `u`). */
 function neighbours(
   piece: string,
@@ -181,6 +215,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
   let found = -1;
   const nb: number[] = [];
   const rays = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').rays : null;
+  const hops = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').hops : [];
   while (head < tail) {
     const u = queue[head++];
     if (found >= 0 && dist[u] > found) break;
@@ -191,6 +226,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
     if (found >= 0) continue;
     if (rays === null) neighbours(q.piece, files, ranks, open, u, false, nb);
     else fairyNeighbours(rays, files, ranks, open, u, false, nb);
+    if (hops.length > 0) hopNeighbours(hops, files, ranks, open, u, false, nb);
     for (const v of nb)
       if (dist[v] < 0) {
         dist[v] = dist[u] + 1;
@@ -211,6 +247,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
     if (back[u] === found) continue;
     if (rays === null) neighbours(q.piece, files, ranks, open, u, true, nb);
     else fairyNeighbours(rays, files, ranks, open, u, true, nb);
+    if (hops.length > 0) hopNeighbours(hops, files, ranks, open, u, true, nb);
     for (const v of nb)
       if (back[v] < 0 && dist[v] === found - back[u] - 1) {
         back[v] = back[u] + 1;

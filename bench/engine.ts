@@ -142,6 +142,21 @@ function xiangqiHorse9x10(count: number): PathQuery[] {
   }));
 }
 
+/** A hopper (`betza`) on a `files` x `ranks` board with 0-40 % obstacles, its hurdles. */
+function hopper(betza: string, files: number, ranks: number, count: number, seed: number): PathQuery[] {
+  const rand = seededRandom(seed);
+  const board = { files, ranks };
+  const n = files * ranks;
+  return Array.from({ length: count }, () => ({
+    piece: 'FAIRY' as const,
+    betza,
+    board,
+    from: [squareName(Math.floor(rand() * n), board)],
+    to: [squareName(Math.floor(rand() * n), board)],
+    mask: randomMask(files, ranks, rand() * 0.4, rand),
+  }));
+}
+
 /** Runs `fn` over the queries repeatedly for about `ms` milliseconds; returns calls per second. */
 function throughput(queries: PathQuery[], fn: (q: PathQuery) => unknown, ms: number): number {
   for (let i = 0; i < Math.min(queries.length, 200); i++) fn(queries[i]); // warm-up
@@ -202,6 +217,9 @@ const workloads = [
   { name: '256x256 camel (C) maze', queries: camelMaze256(20), target: 20, minReachable: 0.9 },
   { name: '8x8 amazon (QN), 0-35% obstacles', queries: amazon8x8(4000), target: 20 },
   { name: '9x10 Xiangqi horse (nN), 0-30% obstacles', queries: xiangqiHorse9x10(4000), target: 20 },
+  { name: '9x10 Janggi cannon (pR), 0-40% hurdles', queries: hopper('pR', 9, 10, 2000, 9), target: 20 },
+  { name: '8x8 grasshopper (gQ), 0-40% hurdles', queries: hopper('gQ', 8, 8, 2000, 10), target: 20 },
+  { name: '64x64 nightrider-hopper (pNN), 0-40% hurdles', queries: hopper('pNN', 64, 64, 100, 11), target: 20 },
 ];
 
 // BENCH_ONLY=text: only the workloads whose name holds the text (results.json is then left alone).

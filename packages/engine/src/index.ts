@@ -8,6 +8,7 @@ export {
   canonicalBetza,
   type FairyPiece,
   type FairyRay,
+  type HopRay,
   isBetzaKept,
   MAX_CANONICAL_BETZA_LENGTH,
   ORTHODOX_BETZA,
@@ -26,6 +27,7 @@ export {
 export { fairyMark, pieceGlyph } from './diagram-pieces.js';
 export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
 export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';
+export { forEachHop, hopHurdle } from './fairy-hops.js';
 export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
 export {
   type BoardEnding,
