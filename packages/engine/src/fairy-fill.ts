@@ -14,6 +14,7 @@
  */
 
 import type { FairyPiece, HopRay } from './betza.js';
+import { type DenseHop, denseHops, refreshDenseHops } from './fairy-hops.js';
 import { andShifted, leapsOnBoard, newRideChain, type RideChain } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 import { heldBytes, keptTables } from './memory.js';
@@ -38,14 +39,19 @@ export interface RideShift {
 export interface FairyShifts {
   readonly forward: readonly RideShift[];
   readonly reverse: readonly RideShift[];
-  /** The piece's hopper rays (walked square by square, `fairy-hops.ts`), and the board's sides. */
+  /** The piece's hopper rays (`fairy-hops.ts`), and the board's sides. */
   readonly hops: readonly HopRay[];
+  /** The hops set-wise, forward and reversed, refreshed per solve. */
+  readonly hopsForward: readonly DenseHop[];
+  readonly hopsReverse: readonly DenseHop[];
   readonly files: number;
   readonly ranks: number;
   /** True when some ray has a chain (the fill may then ride by doubling). */
   readonly chains: boolean;
   /** Counts the solves these shifts served: a chain made in another solve is stale. */
   epoch: number;
+  /** The solve the dense hops were refreshed for (`refreshHops`); -1 before the first. */
+  hopEpoch: number;
 }
 
 /**
@@ -87,6 +93,9 @@ interface LameGuard {
 /** A piece's shifts on one board, made once; the lame rays' guards are refilled per solve. */
 interface BoardShifts extends FairyShifts {
   readonly lameGuards: readonly LameGuard[];
+  /** The squares of the board not passable (hurdles), refilled per solve when the piece hops. */
+  readonly closed: Int32Array;
+  readonly all: Int32Array;
 }
 
 /**
@@ -126,7 +135,26 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
       );
     }
     const chains = forward.some((s) => s.chain !== null);
-    shifts = { forward, reverse, lameGuards, chains, hops: piece.hops, files: geo.files, ranks: geo.ranks, epoch: 0 };
+    const leaps = (dx: number, dy: number) => leapsOnBoard(geo, dx, dy);
+    const guardOf = (dx: number) => fileGuard(geo, dx);
+    const hopsForward = denseHops(piece.hops, false, geo.words, leaps, guardOf, geo.files);
+    const hopsReverse = denseHops(piece.hops, true, geo.words, leaps, guardOf, geo.files);
+    const hopping = piece.hops.length > 0;
+    shifts = {
+      forward,
+      reverse,
+      lameGuards,
+      chains,
+      hops: piece.hops,
+      hopsForward,
+      hopsReverse,
+      closed: new Int32Array(hopping ? geo.words : 0),
+      all: hopping ? fileGuard(geo, 0) : new Int32Array(0),
+      files: geo.files,
+      ranks: geo.ranks,
+      epoch: 0,
+      hopEpoch: -1,
+    };
     shiftsByPiece.set(id, shifts, heldBytes(shifts));
   }
   return shifts;
@@ -146,4 +174,15 @@ export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Arr
     for (let i = 1; i < offsets.length; i++) andShifted(guard, guard, passable, -offsets[i]);
   }
   return shifts;
+}
+
+/** Makes the hops' set-wise tables of `shifts` fit `passable`, once per solve (on a dense step's first need). */
+export function refreshHops(fairy: FairyShifts, passable: Int32Array): void {
+  const shifts = fairy as BoardShifts;
+  if (shifts.hopEpoch === shifts.epoch) return;
+  shifts.hopEpoch = shifts.epoch;
+  const { closed, all } = shifts;
+  for (let w = 0; w < closed.length; w++) closed[w] = all[w] & ~passable[w];
+  refreshDenseHops(shifts.hopsForward, passable, closed);
+  refreshDenseHops(shifts.hopsReverse, passable, closed);
 }

@@ -7,14 +7,18 @@
  * v must be a hurdle, for `p` the passable landings before v are skipped up to a hurdle; then every
  * passable landing before the hurdle, up to the next hurdle or the edge, is a start.
  *
- * The walks are per square of the frontier: a hop's landings form one ray to the hurdle and one
- * after it, each cut by the first square not passable, and a frontier's squares are few next to
- * a board's on most steps (a hopper crosses a board in a few moves). The same walk serves the
- * fills (`hopStep`, into an accumulator), the path walker (`forEachHop`) and the hurdles a path's
- * moves jump (`hopHurdle`), so the three cannot disagree.
+ * Two ways, giving the same squares (the property tests compare both with the reference BFS).
+ * Square by square (`hopStep`, `forEachHop`): a walk per frontier square and direction, cheapest
+ * from a small frontier and on boards of a few words. Set-wise (`denseHopStep`), as a slider's
+ * ray: a hop is a ride to the hurdles, the hurdles one leap on (the landings not passable), then
+ * a ride (`p`) or one leap (`g`) after them, each ride by doubling (`fairy-rides.ts`) over the
+ * passable squares; the reversed hop is the same with the leap reversed, its first ride skipped
+ * for `g` and its last one a ride. The chains and hurdle sets are made once per solve. The walk
+ * also serves the path walker (`forEachHop`) and the hurdles a path's moves jump (`hopHurdle`).
  */
 
 import type { HopRay } from './betza-hops.js';
+import { andShifted, fillRideChain, newRideChain, type RideChain, rideDense } from './fairy-rides.js';
 import type { Accumulator, SparseWords } from './words.js';
 
 function isSet(words: ArrayLike<number>, i: number): boolean {
@@ -130,4 +134,76 @@ export function hopHurdle(
     if (lands) return found;
   }
   return -1;
+}
+
+/** One hopper direction on one board, set-wise: its ride chain and hurdle squares per solve. */
+export interface DenseHop {
+  readonly delta: number;
+  /** Whether the landings before the hurdle are ridden (all but a grasshopper's reverse). */
+  readonly before: boolean;
+  /** Whether the landings after the hurdle are ridden (`p`), or only the first (`g` forward). */
+  readonly after: boolean;
+  readonly guard: Int32Array;
+  readonly chain: RideChain;
+  /** Per solve: the squares a leap from `guard` lands on that are not passable (hurdles). */
+  readonly hurdles: Int32Array;
+}
+
+/** The dense hops of `hops` (forward, or reversed) on a board of `words` words. */
+export function denseHops(
+  hops: readonly HopRay[],
+  reverse: boolean,
+  words: number,
+  leaps: (dx: number, dy: number) => number,
+  guardOf: (dx: number) => Int32Array,
+  files: number,
+): DenseHop[] {
+  const out: DenseHop[] = [];
+  for (const { dx, dy, hop } of hops) {
+    const n = leaps(dx, dy);
+    if (n < 2) continue; // a hop needs a hurdle and a landing beyond it on the board
+    const [sx, sy] = reverse ? [-dx, -dy] : [dx, dy];
+    out.push({
+      delta: sy * files + sx,
+      before: !reverse || hop === 'p',
+      after: reverse || hop === 'p',
+      guard: guardOf(sx),
+      chain: newRideChain(words, n),
+      hurdles: new Int32Array(words),
+    });
+  }
+  return out;
+}
+
+/** Refreshes the hops' chains and hurdles for the passable set `passable` (`closed`: its complement on the board). */
+export function refreshDenseHops(hops: readonly DenseHop[], passable: Int32Array, closed: Int32Array): void {
+  for (const h of hops) {
+    fillRideChain(h.chain, h.delta, h.guard, passable);
+    andShifted(h.hurdles, closed, h.guard, h.delta);
+  }
+}
+
+/**
+ * ORs into `out` the squares one hop of `hops` from a square of the dense set `src` (for reversed
+ * hops, one hop before): the ride to the hurdles, the hurdles, then the ride (or one leap) after.
+ * `a`, `b`, `gen` are scratch of the board's words.
+ */
+export function denseHopStep(
+  hops: readonly DenseHop[],
+  src: Int32Array,
+  a: Int32Array,
+  b: Int32Array,
+  gen: Int32Array,
+  out: Int32Array,
+): void {
+  for (const h of hops) {
+    a.set(src);
+    if (h.before) rideDense(src, h.delta, h.chain, gen, a);
+    andShifted(b, h.hurdles, a, h.delta);
+    if (h.after) {
+      a.fill(0);
+      rideDense(b, h.delta, h.chain, gen, a);
+    } else andShifted(a, h.chain.levels[0], b, h.delta);
+    for (let w = 0; w < out.length; w++) out[w] |= a[w];
+  }
 }
