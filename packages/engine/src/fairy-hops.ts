@@ -93,14 +93,42 @@ export function hopStep(
   reverse: boolean,
   out: Accumulator,
 ): void {
-  const land = (v: number) => out.or(v >>> 5, 1 << (v & 31));
+  // The walks of `forEachHop` written out without callbacks: this is the fill's inner loop.
   for (let e = from; e < to; e++) {
     const base = src.idx[e] << 5;
     let bits = src.val[e];
     while (bits !== 0) {
-      const b = 31 - Math.clz32(bits & -bits);
+      const u = base + 31 - Math.clz32(bits & -bits);
       bits &= bits - 1;
-      forEachHop(hops, files, ranks, passable, base + b, reverse, land);
+      const f0 = u % files;
+      const r0 = (u - f0) / files;
+      for (let i = 0; i < hops.length; i++) {
+        const ray = hops[i];
+        const dx = reverse ? -ray.dx : ray.dx;
+        const dy = reverse ? -ray.dy : ray.dy;
+        const d = dy * files + dx;
+        let f = f0 + dx;
+        let r = r0 + dy;
+        let v = u + d;
+        // To the hurdle (for a grasshopper's reverse, it must be the first landing).
+        while (f >= 0 && f < files && r >= 0 && r < ranks && ((passable[v >>> 5] >>> (v & 31)) & 1) === 1) {
+          if (reverse && ray.hop === 'g') break;
+          f += dx;
+          r += dy;
+          v += d;
+        }
+        if (f < 0 || f >= files || r < 0 || r >= ranks || ((passable[v >>> 5] >>> (v & 31)) & 1) === 1) continue;
+        // After it: one landing (a grasshopper forward) or every one up to the next hurdle.
+        const one = !reverse && ray.hop === 'g';
+        for (;;) {
+          f += dx;
+          r += dy;
+          v += d;
+          if (f < 0 || f >= files || r < 0 || r >= ranks || ((passable[v >>> 5] >>> (v & 31)) & 1) === 0) break;
+          out.or(v >>> 5, 1 << (v & 31));
+          if (one) break;
+        }
+      }
     }
   }
 }
