@@ -9,8 +9,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBetza } from '../src/betza.js';
 import { InputError } from '../src/errors.js';
+import { hopHurdle } from '../src/fairy-hops.js';
 import { type SolveOptions, solve } from '../src/solve.js';
 import { expectMatchesReference, fairyQuestion, seededRandom } from './support/fairy-cases.js';
+import { referenceParseBetza } from './support/reference-betza.js';
 
 const HOPPERS = [
   'pR',
@@ -53,6 +55,26 @@ const hopperCase = (maxSide: number, minSide = 1, maxFiles = maxSide) =>
       return fairyQuestion(betza, { files, ranks }, passable, pick(sources), pick(targets));
     });
 
+/** Random texts of hopper terms (direction letters, `p` or `g`, a rider) and ordinary ones. */
+const randomHopperText = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('', 'f', 'b', 'v', 's', 'fl', 'rv', 'ff', 'm', 'c'),
+      fc.constantFrom('p', 'g', '', 'n'),
+      fc.constantFrom('R', 'B', 'Q', 'WW', 'FF', 'NN', 'DD', 'W0', 'N0', 'AA', 'N', 'W'),
+    ),
+    { minLength: 1, maxLength: 3 },
+  )
+  .map((terms) => terms.map((t) => t.join('')).join(''))
+  .filter((text) => {
+    try {
+      readBetza(text);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+
 const REPRESENTATIONS: SolveOptions[] = [{}, { representation: 'general', kernel: 'javascript' }];
 
 describe('hoppers against the reference BFS', () => {
@@ -84,7 +106,59 @@ describe('hoppers against the reference BFS', () => {
   });
 });
 
+describe('random hopper texts', () => {
+  it('are refused by the engine exactly when the reference refuses them', () => {
+    const term = fc.tuple(
+      fc.constantFrom('', 'f', 'v', 'n', 'c', 'm'),
+      fc.constantFrom('p', 'g', '', 'pg', 'np', 'pn'),
+      fc.constantFrom('R', 'B', 'Q', 'K', 'WW', 'NN', 'W0', 'R4', 'N127', 'N', 'W', 'W256', 'R0'),
+    );
+    fc.assert(
+      fc.property(fc.array(term, { minLength: 1, maxLength: 3 }), (terms) => {
+        const text = terms.map((t) => t.join('')).join('');
+        const accepts = (read: () => unknown) => {
+          try {
+            read();
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        expect(
+          accepts(() => readBetza(text)),
+          text,
+        ).toBe(accepts(() => referenceParseBetza(text)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('read back as the same piece, and move as the reference says, written either way', () => {
+    fc.assert(
+      fc.property(randomHopperText, hopperCase(9), (betza, c) => {
+        const canonical = readBetza(betza).betza;
+        expect(readBetza(canonical).betza).toBe(canonical);
+        for (const text of [betza, canonical]) {
+          const query = { ...c.query, betza: text };
+          expectMatchesReference(solve(query), { query, problem: { ...c.problem, betza: text } });
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('hoppers by hand', () => {
+  it('names the hurdle a hop jumps (for diagrams), or -1 for a move that is no hop', () => {
+    // 1 x 8 board, a hurdle on square 3: the cannon from 0 jumps 3 to land on 5.
+    const passable = [0b11110111];
+    const { hops } = readBetza('pR');
+    expect(hopHurdle(hops, 8, 1, passable, 0, 5)).toBe(3);
+    expect(hopHurdle(hops, 8, 1, passable, 0, 2)).toBe(-1);
+    expect(hopHurdle(readBetza('gR').hops, 8, 1, passable, 0, 5)).toBe(-1);
+    expect(hopHurdle(readBetza('gR').hops, 8, 1, passable, 0, 4)).toBe(3);
+  });
+
   it('a grasshopper on an empty board cannot move at all', () => {
     const result = solve({ piece: 'FAIRY', betza: 'gQ', from: ['d4'], to: ['e5'] });
     expect(result.reachable).toBe(false);
