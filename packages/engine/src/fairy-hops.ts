@@ -134,6 +134,59 @@ export function hopStep(
 }
 
 /**
+ * ORs into `out[0 .. words)` every square one hop from (`reverse`: one hop before) a square of
+ * the set `src[at .. at + words)`, the passable set being `passable[pAt .. pAt + words)`: the
+ * square-by-square step of the 8 x 8 and small-board fills, on their dense words.
+ */
+export function hopWords(
+  hops: readonly HopRay[],
+  files: number,
+  ranks: number,
+  passable: ArrayLike<number>,
+  pAt: number,
+  src: ArrayLike<number>,
+  at: number,
+  words: number,
+  reverse: boolean,
+  out: Int32Array,
+): void {
+  const open = (v: number) => ((passable[pAt + (v >>> 5)] >>> (v & 31)) & 1) === 1;
+  for (let w = 0; w < words; w++) {
+    let bits = src[at + w];
+    while (bits !== 0) {
+      const u = (w << 5) + 31 - Math.clz32(bits & -bits);
+      bits &= bits - 1;
+      const f0 = u % files;
+      const r0 = (u - f0) / files;
+      for (let i = 0; i < hops.length; i++) {
+        const ray = hops[i];
+        const dx = reverse ? -ray.dx : ray.dx;
+        const dy = reverse ? -ray.dy : ray.dy;
+        const d = dy * files + dx;
+        const g = ray.hop === 'g';
+        let f = f0 + dx;
+        let r = r0 + dy;
+        let v = u + d;
+        while (!(reverse && g) && f >= 0 && f < files && r >= 0 && r < ranks && open(v)) {
+          f += dx;
+          r += dy;
+          v += d;
+        }
+        if (f < 0 || f >= files || r < 0 || r >= ranks || open(v)) continue;
+        for (;;) {
+          f += dx;
+          r += dy;
+          v += d;
+          if (f < 0 || f >= files || r < 0 || r >= ranks || !open(v)) break;
+          out[v >>> 5] |= 1 << (v & 31);
+          if (g && !reverse) break;
+        }
+      }
+    }
+  }
+}
+
+/**
  * The hurdle a move u -> v of `hops` jumps, or -1 when no hop of them makes it (an ordinary ride
  * may). For a viewer marking the pieces a path's hops jump.
  */

@@ -23,8 +23,9 @@
  * first backward step. Frontiers F_0 .. F_D and then the layers live in one module array, layer k
  * at words `k * words ..`, which `smallLayerStore` copies out.
  */
-import type { FairyPiece, FairyRay } from './betza.js';
+import type { FairyPiece, FairyRay, HopRay } from './betza.js';
 import { SMALL_WORDS } from './board.js';
+import { hopWords } from './fairy-hops.js';
 import { extendRideChain, leapsOnBoard, newRideChain, type RideChain, rideDense } from './fairy-rides.js';
 import type { Geometry } from './geometry.js';
 import { DenseLayers } from './layers.js';
@@ -79,6 +80,8 @@ interface SmallPiece {
   readonly plain: Int32Array;
   /** With a single target, the squares one move before it. */
   readonly before: Int32Array;
+  /** A hopper's hops and board sides (stepped by `hopWords`, `fairy-hops.ts`), or null. */
+  readonly hop: { hops: readonly HopRay[]; files: number; ranks: number } | null;
 }
 
 /** Per piece and board, in the `boards` cache (`memory.ts`): by canonical text (equal rays) and size. */
@@ -160,6 +163,7 @@ function smallPiece(geo: Geometry, piece: FairyPiece): SmallPiece {
       gen: new Int32Array(words),
       plain: new Int32Array(words),
       before: new Int32Array(words),
+      hop: piece.hops.length > 0 ? { hops: piece.hops, files: geo.files, ranks: geo.ranks } : null,
     };
     pieces.set(id, small, heldBytes(small));
   }
@@ -261,6 +265,9 @@ function step(small: SmallPiece, table: RayTable, src: ArrayLike<number>, at: nu
     if (words > 2) moved[2] |= m2;
     if (words > 3) moved[3] |= m3;
   }
+  const hop = small.hop;
+  if (hop !== null)
+    hopWords(hop.hops, hop.files, hop.ranks, openPad, PAD, src, at, words, table === small.reverse, moved);
 }
 
 /**

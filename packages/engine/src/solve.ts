@@ -70,8 +70,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     }
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }
-  // Hoppers take the general fill, whose fairy step walks their hops (`fairy-hops.ts`).
-  if (fairy !== null && !hops && words <= SMALL_WORDS && options?.representation !== 'general') {
+  if (fairy !== null && words <= SMALL_WORDS && options?.representation !== 'general') {
     const distance = solveFairySmall(geometryOf(board), fairy, data);
     return new StoredSolution(prepared, distance < 0 ? NO_LAYERS : smallLayerStore(distance, words), false);
   }
