@@ -112,7 +112,11 @@ const TABLES_PER_RAY = 256;
 
 /** Keeps a piece read under `text`. */
 function keep(text: string, piece: FairyPiece): void {
-  readPieces.set(text, piece, 16 + 2 * text.length + heldBytes(piece) + TABLES_PER_RAY * (piece.rays.length + piece.hops.length));
+  readPieces.set(
+    text,
+    piece,
+    16 + 2 * text.length + heldBytes(piece) + TABLES_PER_RAY * (piece.rays.length + piece.hops.length),
+  );
 }
 
 /**
