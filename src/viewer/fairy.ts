@@ -30,6 +30,19 @@ export const PRESETS: readonly Preset[] = [
   { name: 'Xiangqi elephant', betza: 'nA', canonical: 'nA', moves: 'two diagonal steps, not jumping' },
   { name: 'Janggi elephant', betza: 'nZ', canonical: 'nZ', moves: 'a zebra that cannot jump' },
   { name: 'forward step', betza: 'fmWfcF', canonical: 'fW', moves: 'a one-way pawn-like step' },
+  { name: 'grasshopper', betza: 'gQ', canonical: 'gQ', moves: 'along a queen line, landing just past the first piece' },
+  {
+    name: 'cannon',
+    betza: 'pR',
+    canonical: 'pR',
+    moves: "along a rook line over exactly one piece, as Janggi's cannon moves",
+  },
+  {
+    name: 'nightrider-hopper',
+    betza: 'pNN',
+    canonical: 'pNN',
+    moves: 'knight leaps in one direction over exactly one piece',
+  },
 ];
 
 /** The preset whose text is exactly `text`, if any (what the preset list shows as chosen). */

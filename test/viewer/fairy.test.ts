@@ -32,6 +32,9 @@ describe('viewer fairy presets', () => {
       zebra: 'Z',
       'Xiangqi horse': 'nN',
       'Xiangqi elephant': 'nA',
+      grasshopper: 'gQ',
+      cannon: 'pR',
+      'nightrider-hopper': 'pNN',
     });
     for (const preset of PRESETS) {
       const answer = library(preset.betza);
