@@ -33,9 +33,10 @@
  * connections, 5 s rounds or BENCH_DURATION, POST JSON), four rows side by side:
  * - trivial: `{ __typename }`;
  * - asked before, literals: 6,000 distinct 8 x 8 questions (`{ distance layers { squares }
- *   pathCount }`, the five pieces, random masks), each asked once before the rows (primed: sent
- *   once, solved and written by the cache writer; then asked for `cached` in batches of 100 until
- *   every one says true, which reads each back once), each request one question written as
+ *   pathCount }`, the five pieces, random masks), each asked before the rows (primed: sent once,
+ *   solved, not written: a cheap result is written on its question's second ask; then asked for
+ *   `cached` in batches of 100 until every one says true: the first sweep is the second ask, which
+ *   has them written, the next reads each back once), each request one question written as
  *   literals in the text, the requests cycling through the 6,000 (autocannon's setupRequest);
  * - asked before, variables: the same questions as one fixed document with `$q: PathQuery!`;
  * - never asked: a new random question per request (none repeated, none of the 6,000; the
@@ -333,7 +334,8 @@ function describeLayers(l: Layers): string {
 /**
  * Asks every question once (20 at a time, as literals, the text the literals row sends), then
  * waits until the server has them all: until every one, asked again in batches, says
- * `cached: true` (the result cache holds its row). It polls; it never just sleeps a fixed time.
+ * `cached: true` (the result cache holds its row: the first of those asks is a question's second,
+ * which has it written). It polls; it never just sleeps a fixed time.
  */
 async function prime(url: string, questions: readonly Question[], bodies: readonly string[]): Promise<void> {
   const started = performance.now();
@@ -356,6 +358,7 @@ async function prime(url: string, questions: readonly Question[], bodies: readon
     if (Date.now() > deadline) throw new Error('priming: the questions were not all stored within 120 s');
     await new Promise((r) => setTimeout(r, 50));
   };
+  // The last question's row: written on its second ask, the first check.
   while ((await check(questions.slice(-1))).length > 0) await poll();
   let pending: readonly Question[] = questions;
   let sweeps = 0;

@@ -20,7 +20,7 @@
  * - Hits are counted in memory and written in the background (`./hit-counter.ts`).
  * - `mayHold` answers from the filter of written keys (`./written-keys.ts`), loaded at open and
  *   fed by every write, so that the caller need not look up a key never written; on PostgreSQL it
- *   is refreshed every `KEYS_REFRESH_MS` with what other replicas wrote.
+ *   reads what other replicas wrote every second and is loaded whole every ten minutes.
  */
 import type { Piece } from '@chess-paths/engine';
 import { CacheBudget, cacheRowBytes, EVICT_ROWS } from './cache-budget.js';
@@ -51,8 +51,6 @@ export interface ResultCacheOptions {
   rowWrites?: SqliteRowWrites;
 }
 
-/** How often the filter of written keys reads what other replicas wrote (PostgreSQL), ms. */
-export const KEYS_REFRESH_MS = 1000;
 /** Keys per size lookup (the BLOBs are not read). */
 export const SIZE_KEYS = 256;
 /** Most rows per read of whole rows (small 8 x 8 rows: a batch of a few hundred in one read). */
@@ -149,7 +147,6 @@ export class PrismaResultCache implements ResultCache {
   readonly #budget: CacheBudget;
   readonly #hits: HitCounter;
   readonly #written: WrittenKeys;
-  #refreshTimer: NodeJS.Timeout | undefined;
 
   constructor(prisma: PrismaClient, options: ResultCacheOptions) {
     this.#prisma = prisma;
@@ -162,13 +159,7 @@ export class PrismaResultCache implements ResultCache {
 
   /** Loads the filter of written keys (failure logged: all looked up); on PostgreSQL, refreshes it. */
   loadWrittenKeys(): Promise<void> {
-    if (this.#dialect === 'postgresql' && !this.#refreshTimer) {
-      this.#refreshTimer = setInterval(() => void this.#written.refresh(), KEYS_REFRESH_MS);
-      this.#refreshTimer.unref();
-    }
-    return this.#written.load().catch((err: unknown) => {
-      this.#options.logger.warn({ err }, 'keys of the result cache not loaded; every question is looked up');
-    });
+    return this.#written.start(this.#dialect === 'postgresql', this.#options.logger);
   }
 
   /** False when no row for `key` was ever written (as far as the filter of written keys knows). */
@@ -321,7 +312,6 @@ export class PrismaResultCache implements ResultCache {
 
   /** Writes what is pending and stops the background timer; the cache is unusable afterwards. */
   close(): Promise<void> {
-    clearInterval(this.#refreshTimer);
     this.#written.close();
     return this.#hits.close();
   }

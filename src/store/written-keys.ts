@@ -20,11 +20,17 @@
  * result cache) reads the keys of rows written or hit since a little before the last refresh
  * (the `(lastHitAt, key)` index serves it), so a row another replica stored is seen here about a
  * second later; until then a question asked here is solved again, which is what a stale filter
- * costs.
+ * costs. Rows that come with old times (an import into a running fleet) are seen at the next
+ * whole loading (every ten minutes there) or restart.
  */
 import { yieldToEventLoop } from './chunks.js';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { StoreLogger } from './migrate.js';
 
+/** How often the filter reads what other replicas wrote (PostgreSQL), ms. */
+export const KEYS_REFRESH_MS = 1000;
+/** Every this many refreshes it is loaded whole again (rows imported with old times, evicted keys). */
+export const KEYS_RELOAD_REFRESHES = 600;
 /** Keys read per statement while loading or refreshing. */
 export const LOAD_PAGE = 10_000;
 /** How far before the last refresh a refresh reads again (clocks of replicas, late commits), ms. */
@@ -100,6 +106,7 @@ export class WrittenKeys {
   /** Where the next refresh starts (PostgreSQL): a little before the last one started. */
   #refreshFrom = new Date(0);
   #refreshing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(prisma: PrismaClient) {
@@ -123,6 +130,24 @@ export class WrittenKeys {
       this.#addedMeanwhile?.push(key);
     }
     if (this.#ready && this.#set.size > Math.max(RELOAD_FLOOR, 2 * this.#loadedCount)) void this.load();
+  }
+
+  /**
+   * Loads it (a failure is logged: every key is then looked up) and, with `shared` (PostgreSQL),
+   * refreshes it every `KEYS_REFRESH_MS` and loads it whole every `KEYS_RELOAD_REFRESHES`.
+   */
+  start(shared: boolean, logger: StoreLogger): Promise<void> {
+    if (shared && !this.#timer) {
+      let refreshes = 0;
+      this.#timer = setInterval(() => {
+        if (++refreshes % KEYS_RELOAD_REFRESHES === 0) this.load().catch(() => undefined);
+        else void this.refresh();
+      }, KEYS_REFRESH_MS);
+      this.#timer.unref();
+    }
+    return this.load().catch((err: unknown) => {
+      if (!this.#closed) logger.warn({ err }, 'keys of the result cache not loaded; every question is looked up');
+    });
   }
 
   /** Keys (fingerprints) held and the bytes of its table, for `/metrics`. */
@@ -212,5 +237,6 @@ export class WrittenKeys {
   /** Stops loading and refreshing. */
   close(): void {
     this.#closed = true;
+    clearInterval(this.#timer);
   }
 }

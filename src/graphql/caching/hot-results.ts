@@ -6,8 +6,8 @@
  * synchronously, which keeps graphql-js on its fast synchronous path.
  *
  * With a store, only results that came from the persistent cache (`cached: true`) are kept, so
- * `cached` keeps its meaning: a fresh solve is written to the store first and kept when it is
- * next read back. Without a store every result is kept. At most RESULT_MEMO_SIZE results are kept
+ * `cached` keeps its meaning: a fresh solve is written to the store first (on its question's
+ * second ask, or at once when costly: `cache-policy.ts`) and kept when it is next read back. Without a store every result is kept. At most RESULT_MEMO_SIZE results are kept
  * and at most RESULT_MEMO_BYTES of them, least recently used dropped first, none over an eighth of
  * that; a result's size is counted from its packed layers, with room for the views its fields
  * build when read (lazy fields of large results are computed on the worker pool and never kept on
