@@ -43,6 +43,14 @@ const RIGHTS_KEPT = Array.from({ length: 64 }, (_, square) =>
               ? ~BQ & 15
               : 15,
 );
+/**
+ * Ranks' FEN texts by their contents (each square's piece, base 13): games repeat the same ranks
+ * (the back ranks, a pawn chain) move after move, and a lookup costs less than writing one out.
+ * Cleared when full, so it holds at most `MAX_ROW_TEXTS` short strings.
+ */
+const ROW_TEXTS = new Map<number, string>();
+const MAX_ROW_TEXTS = 4096;
+
 /** One position and the moves made on it. */
 export class ChessPosition {
   readonly board = new Int8Array(64);
@@ -105,6 +113,20 @@ export class ChessPosition {
   /** One rank of the FEN's placement field. */
   #row(rank: number): string {
     const b = this.board;
+    let key = 0;
+    for (let square = rank * 8; square < rank * 8 + 8; square++) key = key * 13 + b[square] + 6;
+    let text = ROW_TEXTS.get(key);
+    if (text === undefined) {
+      text = this.#rowText(rank);
+      if (ROW_TEXTS.size >= MAX_ROW_TEXTS) ROW_TEXTS.clear();
+      ROW_TEXTS.set(key, text);
+    }
+    return text;
+  }
+
+  /** One rank of the FEN's placement field, written out. */
+  #rowText(rank: number): string {
+    const b = this.board;
     let text = '';
     let empty = 0;
     for (let square = rank * 8; square < rank * 8 + 8; square++) {
@@ -163,7 +185,10 @@ export class ChessPosition {
   legalMoves(kind = 0, to = -1): ChessMove[] {
     const out: ChessMove[] = [];
     if (kind !== 0 && kind !== 6 && to >= 0) movesTo(this, kind, to, out);
-    else {
+    else if (kind === 6) {
+      const king = this.king(this.turn);
+      if (king >= 0) pieceMoves(this, king, 6, to, out);
+    } else {
       const us = this.turn;
       for (let from = 0; from < 64; from++) {
         const v = this.board[from] * us;
@@ -302,15 +327,18 @@ export class ChessPosition {
     return -1;
   }
 
-  /** A legal move's SAN before it is played, without its check sign (`Nbd2`, `exd5`, `e8=Q`, `O-O`). */
-  san(m: ChessMove): string {
+  /**
+   * A legal move's SAN before it is played, without its check sign (`Nbd2`, `exd5`, `e8=Q`,
+   * `O-O`). `sameTo`, when the caller holds them, are the legal moves of its kind to its square.
+   */
+  san(m: ChessMove, sameTo?: readonly ChessMove[]): string {
     if (m.castle) return m.castle === 'K' ? 'O-O' : 'O-O-O';
     const to = nameOf(m.to);
     const promotion = m.promotion ? `=${LETTERS[m.promotion]}` : '';
     if (m.kind === 1) return m.captured ? `${FILES[m.from & 7]}x${to}${promotion}` : `${to}${promotion}`;
     let from = '';
     if (m.kind !== 6) {
-      const rivals = this.legalMoves(m.kind, m.to).filter((o) => o.from !== m.from);
+      const rivals = (sameTo ?? this.legalMoves(m.kind, m.to)).filter((o) => o.from !== m.from);
       if (rivals.length > 0) {
         const sameFile = rivals.some((o) => (o.from & 7) === (m.from & 7));
         const sameRank = rivals.some((o) => o.from >> 3 === m.from >> 3);

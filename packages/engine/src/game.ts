@@ -13,7 +13,8 @@
  * the position before the move it replaces, as far as its moves are legal: a variation is
  * commentary, so an illegal move in one ends it (saying why) instead of refusing the game.
  */
-import { type ChessMove, ChessPosition, kindLetter, nameOf, squareOf } from './chess-rules.js';
+import { type ChessMove, ChessPosition, kindLetter, nameOf } from './chess-rules.js';
+import { readSan } from './chess-san.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
 import { startFenOf } from './game-start.js';
@@ -84,8 +85,6 @@ export interface Game {
 
 /** Each piece kind's role (1 pawn .. 6 king). */
 const ROLE: Record<number, Role> = { 1: 'PAWN', 2: 'KNIGHT', 3: 'BISHOP', 4: 'ROOK', 5: 'QUEEN', 6: 'KING' };
-const SAN_PARTS = /^([KQRBN])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([QRBNKqrbnk]))?$/;
-const FILES = 'abcdefgh';
 /** The largest move counter a FEN may have (nine digits). */
 const MAX_COUNTER = 999_999_999;
 
@@ -243,31 +242,32 @@ function refuseMove(written: PgnMove, number: number, why: string): never {
  * required to be right (the SAN answered is).
  */
 function play(position: ChessPosition, written: PgnMove, number: number): Played {
-  const san = written.san.includes('0') ? written.san.replace(/0/g, 'O') : written.san;
+  const first = written.san.charCodeAt(0);
+  const san = first === 0x30 || first === 0x4f ? written.san.replace(/0/g, 'O') : written.san; // castling with zeros
   let move: ChessMove;
+  /** The legal moves of the kind the SAN names to its square (what the SAN answered is disambiguated against). */
+  let sameTo: ChessMove[] | undefined;
   if (san === 'O-O' || san === 'O-O-O') {
     const side = san === 'O-O' ? 'K' : 'Q';
     move = position.legalMoves(6).find((m) => m.castle === side) ?? refuseMove(written, number, 'is not legal here');
   } else {
-    const parts = SAN_PARTS.exec(san);
-    if (!parts) return refuseMove(written, number, 'is not a move');
-    const [, piece, fromFile, fromRank, to, promotion] = parts;
-    if (promotion?.toUpperCase() === 'K') return refuseMove(written, number, 'promotes to a king, which is not a move');
-    const kind = piece ? ' PNBRQK'.indexOf(piece) : 1;
-    const moves = position.legalMoves(kind, squareOf(to));
+    const parts = readSan(san);
+    if (parts === null) return refuseMove(written, number, 'is not a move');
+    const { fromFile, fromRank, promotion } = parts;
+    if (promotion === 6) return refuseMove(written, number, 'promotes to a king, which is not a move');
+    const moves = position.legalMoves(parts.kind, parts.to);
+    sameTo = moves;
     const candidates =
-      fromFile === undefined && fromRank === undefined
+      fromFile < 0 && fromRank < 0
         ? moves
         : moves.filter(
-            (m) =>
-              (fromFile === undefined || FILES[m.from & 7] === fromFile) &&
-              (fromRank === undefined || String((m.from >> 3) + 1) === fromRank),
+            (m) => (fromFile < 0 || (m.from & 7) === fromFile) && (fromRank < 0 || m.from >> 3 === fromRank),
           );
     if (candidates.length === 0) return refuseMove(written, number, 'is not legal here');
-    if (candidates.some((m) => m.promotion) && promotion === undefined) {
+    if (promotion === 0 && candidates.some((m) => m.promotion)) {
       return refuseMove(written, number, 'reaches the last rank without saying what it promotes to');
     }
-    const wanted = promotion === undefined ? 0 : ' PNBRQK'.indexOf(promotion.toUpperCase());
+    const wanted = promotion;
     const chosen =
       candidates.length === 1 && candidates[0].promotion === wanted
         ? candidates
@@ -279,7 +279,7 @@ function play(position: ChessPosition, written: PgnMove, number: number): Played
     if (chosen[0].castle) return refuseMove(written, number, 'is not legal here (castling is written O-O or O-O-O)');
     move = chosen[0];
   }
-  const text = position.san(move);
+  const text = position.san(move, sameTo);
   position.play(move);
   const uci = `${nameOf(move.from)}${nameOf(move.to)}${move.promotion ? kindLetter(move.promotion).toLowerCase() : ''}`;
   return { move, san: `${text}${position.checkSign()}`, uci };

@@ -328,6 +328,9 @@ function scanPgn(text: string, sink: PgnSink): string | null {
       return true;
     }
     let rest = text.slice(from, to);
+    // A move without its number (`e4`, `Nf3`, `O-O`): a letter first is never a number, a
+    // result, a NAG, a mark or dots, so it goes straight to the SAN.
+    if ((first | 0x20) >= 0x61 && (first | 0x20) <= 0x7a) return readMove(rest, at, col);
     let offset = 0;
     if (first >= 0x30 && first <= 0x39) {
       const number = MOVE_NUMBER.exec(rest);
@@ -352,22 +355,33 @@ function scanPgn(text: string, sink: PgnSink): string | null {
       sink.nag?.(MARK_NAGS[rest]);
       return true;
     }
-    if (depth === 0 && result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
-    if (/^(\.+|…)$/.test(rest)) return true; // the dots of `17. ... Kd7`, apart from their number
-    const san = SAN.exec(rest);
-    const trailer = san ? rest.slice(san[0].length) : '';
-    if (!san || !TRAILER.test(trailer)) {
-      const why = `an unreadable token ${JSON.stringify(rest.slice(0, 40))}`;
-      if (depth === 0) refuse(why, at, col + offset);
-      stop(`${why} at line ${at}, column ${col + offset}`);
+    if (/^(\.+|…)$/.test(rest)) {
+      if (depth === 0 && result !== null) refuse(`a second game (moves after the result ${result})`, at, col + offset);
+      return true; // the dots of `17. ... Kd7`, apart from their number
+    }
+    return readMove(rest, at, col + offset);
+  }
+
+  /** Reads a token that should be a move (with its check sign and marks); false when the sink wants no more. */
+  function readMove(token: string, at: number, col: number): boolean {
+    if (depth === 0 && result !== null) refuse(`a second game (moves after the result ${result})`, at, col);
+    const san = SAN.exec(token);
+    const length = san === null ? 0 : san[0].length;
+    const trailer = length === token.length ? '' : token.slice(length);
+    if (san === null || (trailer !== '' && !TRAILER.test(trailer))) {
+      const why = `an unreadable token ${JSON.stringify(token.slice(0, 40))}`;
+      if (depth === 0) refuse(why, at, col);
+      stop(`${why} at line ${at}, column ${col}`);
       return true;
     }
     sawMove = true;
     hasMove[depth] = true;
     afterNumber = false;
-    const more = sink.move(san[0], at, col + offset, depth);
-    const mark = trailer.replace(/^[+#]/, '');
-    if (mark !== '') sink.nag?.(MARK_NAGS[mark]);
+    const more = sink.move(san[0], at, col, depth);
+    if (trailer !== '') {
+      const mark = trailer.replace(/^[+#]/, '');
+      if (mark !== '') sink.nag?.(MARK_NAGS[mark]);
+    }
     return more;
   }
 
