@@ -221,7 +221,7 @@ function sendText(res: ServerResponse, refusal: Refusal, allow?: string): void {
 }
 
 /** Changes whenever the drawing of a question changes: part of every picture's tag. */
-const DRAWING_VERSION = 'diagram-3';
+const DRAWING_VERSION = 'diagram-4';
 
 /**
  * The picture's entity tag, from what it is drawn from rather than from its bytes: the result's

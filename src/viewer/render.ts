@@ -1,7 +1,8 @@
 /**
  * The answer in words and numbers: distance, path count, the layers with their steps, the
  * smallest path, one page of shortest paths at a time, and the picture drawn by the engine's
- * shared renderer (in the board's orientation; a fairy piece named in its legend). Unreachable is said plainly,
+ * shared renderer (in the board's orientation; a fairy piece named in its legend, a hopper's
+ * hurdles on the smallest path ringed). Unreachable is said plainly,
  * and so are the squares a position's question avoids because they are attacked.
  */
 
@@ -9,6 +10,7 @@ import {
   type Color,
   type DiagramSpec,
   parseBitboard,
+  pathHurdles,
   type Role,
   renderDiagram,
   squareIndexOrMinus1,
@@ -102,7 +104,12 @@ export function picture(result: Result, pieces: readonly Placed[], orientation: 
     reachable: result.reachable,
     orientation,
   };
-  if (result.piece === 'FAIRY' && result.betza) spec.fairy = result.betza;
+  if (result.piece === 'FAIRY' && result.betza) {
+    spec.fairy = result.betza;
+    // A hopper's smallest path rings the squares it jumps (outside the answer's passable set).
+    const hurdles = pathHurdles(result.betza, board, words, spec.path ?? []);
+    if (hurdles.length > 0) spec.hurdles = hurdles;
+  }
   const img = document.createElement('img');
   img.className = 'diagram';
   img.alt = result.reachable

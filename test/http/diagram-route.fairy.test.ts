@@ -5,6 +5,7 @@
  * refusal (a text outside the subset, FAIRY without a text, a text with an orthodox piece, a text
  * over MAX_BETZA_LENGTH, a text with avoidAttacked) is a 400 naming `betza` and the value. A
  * picture of more than 16 x 16 squares is drawn on the worker pool, from the problem rebuilt there.
+ * A hopper's picture with its path rings the hurdles that path jumps, a FEN's piece among them.
  */
 
 import { type PathQuery, parseSquare, resolveBoard, solve } from '@chess-paths/engine';
@@ -90,6 +91,44 @@ describe('GET /diagram.svg with betza', () => {
     expect(svg).toBe(drawSvg(solve(query), { path: true, orientation: 'BLACK' }));
     expect(svg).toContain('>fairy piece nN</text>');
     expect(svg).toContain('<polyline ');
+  });
+
+  it("rings the hurdles a hopper's smallest path jumps, a FEN's piece and a blocked square", async () => {
+    const fen = '8/8/8/8/3p4/8/8/8 w - - 0 1';
+    const query: PathQuery = { piece: 'FAIRY', betza: 'gQ', from: ['b2'], to: ['g5'], blocked: ['f5'], fen };
+    const ask = `betza=gQ&from=b2&to=g5&blocked=f5&fen=${encodeURIComponent(fen)}`;
+    const res = await get(`${ask}&path=true`);
+    expect(res.status).toBe(200);
+    const svg = await res.text();
+    expect(checkWellFormedXml(svg)).toBe('svg');
+    const result = solve(query);
+    // b2 over the pawn on d4 to e5, then over the blocked f5 to g5.
+    expect(result.path?.squares).toEqual(['b2', 'e5', 'g5']);
+    expect(svg).toBe(drawSvg(result, { fen, path: true }));
+    const rings = /<g class="hurdles"[^>]*>([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '';
+    const centres = [...rings.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*stroke="#1a1a1a"/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    // d4 and f5 on the 48-unit squares of a board whose top-left corner is (24, 8).
+    expect(centres).toEqual([
+      [24 + 3 * 48 + 24, 8 + 4 * 48 + 24],
+      [24 + 5 * 48 + 24, 8 + 3 * 48 + 24],
+    ]);
+    expect(svg).toContain('>hurdle jumped</text>');
+    // The picture without the path rings nothing, and is another picture with another tag.
+    const plain = await get(ask);
+    expect(await plain.text()).not.toContain('hurdle');
+    expect(plain.headers.get('etag')).not.toBe(res.headers.get('etag'));
+
+    // On the worker pool (a large board), from the problem rebuilt there: the same rings.
+    const board = { files: 24, ranks: 24 };
+    const far = solve({ piece: 'FAIRY', betza: 'pR', from: ['a1'], to: ['a24'], blocked: ['a12'], board });
+    expect(fieldWeight(far, 'svg')).toBeGreaterThan(INLINE_WEIGHT);
+    const drawn = await (await get('betza=pR&from=a1&to=a24&blocked=a12&board=24x24&path=true')).text();
+    expect(drawn).toBe(drawSvg(far, { path: true }));
+    // a12: file a, row 24 - 12 = 12 counted from the top (rank 24 is row 0).
+    expect(drawn.match(/<g class="hurdles"[^>]*>\n<circle cx="48" cy="608" /g)).toHaveLength(1);
   });
 
   it('draws a large board on the worker pool exactly as the library draws it', async () => {

@@ -7,11 +7,11 @@
  * message and leaves the board usable; the URL reproduces the question after a reload; a saved
  * analysis keeps the Betza text and opens again; the keyboard alone types a text; a phone-width
  * window does not scroll sideways; no console error, failed request or request to another host.
- * Screenshots go to `test-artifacts/viewer-fairy-*.png`. Skipped outside CI when
+ * A cannon's picture rings the hurdle its smallest path jumps. Screenshots go to `test-artifacts/viewer-fairy-*.png`. Skipped outside CI when
  * /usr/bin/chromium is missing.
  */
 import { mkdirSync } from 'node:fs';
-import { solve } from '@chess-paths/engine';
+import { diagramSpecOf, parseSquare, renderDiagram, solve } from '@chess-paths/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, skipBrowser, watchStrictly } from '../support/browser.js';
@@ -23,6 +23,8 @@ const ARTIFACTS = 'test-artifacts';
 const NIGHTRIDER = solve({ piece: 'FAIRY', betza: 'NN', from: ['a1'], to: ['h8'] });
 /** The camel from a1 to h8. */
 const CAMEL = solve({ piece: 'FAIRY', betza: 'C', from: ['a1'], to: ['h8'] });
+/** The cannon from a1 to a8 over a4: one move, its only path hops the blocked square. */
+const CANNON = solve({ piece: 'FAIRY', betza: 'pR', from: ['a1'], to: ['a8'], blocked: ['a4'] });
 /** The king (`WF`) from a1 to h8. */
 const KING = solve({ piece: 'FAIRY', betza: 'WF', from: ['a1'], to: ['h8'] });
 
@@ -177,6 +179,27 @@ describe.skipIf(skipBrowser('viewer fairy'))('viewer fairy pieces in headless Ch
     await page.screenshot({ path: `${ARTIFACTS}/viewer-fairy-phone.png`, fullPage: true });
 
     expect(watched.foreign).toEqual([]);
+    expect(watched.pageErrors).toEqual([]);
+    expect(watched.consoleErrors).toEqual([]);
+    expect(watched.failed).toEqual([]);
+    await page.close();
+  });
+
+  it("rings the hurdle of a cannon's smallest path in the picture, as the library draws it", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const watched = watchStrictly(page, new URL(t.url).origin);
+    await page.goto(`${t.url}/?piece=FAIRY&betza=pR&board=8x8&from=a1&to=a8&blocked=a4`, { waitUntil: 'load' });
+    await expect.poll(() => page.locator('.distance').innerText(), SHOWN).toBe('1');
+    expect(await page.locator('.smallest-path').innerText()).toBe('a1 → a8');
+    await page.locator('#picture-box summary').click();
+    const src = (await page.locator('#picture img.diagram').getAttribute('src')) ?? '';
+    const svg = decodeURIComponent(src.slice(src.indexOf(',') + 1));
+    // a4: file a, row 4 from the top, on 48-unit squares from (24, 8).
+    expect(svg).toMatch(/<g class="hurdles" fill="none">\n<circle cx="48" cy="224" /);
+    expect(svg).toContain('>hurdle jumped</text>');
+    const path = CANNON.path?.squares.map((name) => parseSquare(name, CANNON.board));
+    expect(svg).toBe(renderDiagram({ ...diagramSpecOf(CANNON, { path }), pieces: [] }));
+    await page.locator('#picture img.diagram').screenshot({ path: `${ARTIFACTS}/viewer-fairy-cannon.png` });
     expect(watched.pageErrors).toEqual([]);
     expect(watched.consoleErrors).toEqual([]);
     expect(watched.failed).toEqual([]);

@@ -7,8 +7,10 @@
  * bound is never below the drawing and, on large boards, within about twice of it. A fairy piece's
  * text is bounded by its own length (the canonical text the result has, which may be longer than
  * the text asked): it is printed twice (title and legend), each character escaped at most to six.
+ * A fairy piece's path may ring a hurdle for each of its moves (a hopper's), and a legend row.
  */
 import { DIAGRAM_GEOMETRY } from './diagram.js';
+import { hurdleMark } from './diagram-path.js';
 import { fairyMark, pieceGlyph } from './diagram-pieces.js';
 import { fileName } from './squares.js';
 import type { Board, Color, Role } from './types.js';
@@ -33,6 +35,11 @@ export interface DiagramCounts {
    * mark, its text goes into the title and the legend. Absent for every other piece.
    */
   fairy?: number;
+  /**
+   * With a fairy piece and a path: the hurdles ringed (`DiagramSpec.hurdles`, at most one a move
+   * of the path). Absent: one a move, the most a path can jump.
+   */
+  hurdles?: number;
 }
 
 /** Characters of everything whose length does not grow with the board: header, title, banner, legend. */
@@ -55,6 +62,9 @@ function widestGlyph(coordinate: string): number {
  */
 const FAIRY_FIXED = 1024;
 
+/** What hurdle marks add besides their rings: their group and the legend's row. */
+const HURDLES_FIXED = 512;
+
 /** An upper bound of `renderDiagram(spec).length` for a spec with these counts. */
 export function diagramLengthBound(counts: DiagramCounts): number {
   const { files, ranks } = counts.board;
@@ -75,8 +85,13 @@ export function diagramLengthBound(counts: DiagramCounts): number {
     counts.fairy === undefined
       ? 0
       : FAIRY_FIXED + 2 * 6 * counts.fairy + counts.sources * (fairyMark(wide, wide, '0.17').length + 1);
+  const moves = counts.fairy === undefined ? 0 : Math.max(0, counts.path - 1);
+  const rings = Math.min(moves, counts.hurdles ?? moves);
+  const hurdles =
+    rings === 0 ? 0 : HURDLES_FIXED + rings * (hurdleMark(wide, wide, '99.99', '99.99', '99.99').length + 1);
   return (
     fairy +
+    hurdles +
     FIXED +
     Math.ceil((files * ranks) / 2) * rect + // the dark squares
     counts.attacked * (rect + tint + circle) +

@@ -16,12 +16,15 @@
  * step k, an optional path drawn as an arrow, an "unreachable" banner across the board when there
  * is no path, and a legend of the marks used under the board. A fairy piece (a Betza text) marks
  * its sources with a star, and the title and the legend's first row name it by its text; nothing
- * else changes, and a picture of any other piece is drawn as before. Every number goes through
- * `round` (at most two decimals). Pure: no Node APIs (it is also bundled into a browser page).
+ * else changes, and a picture of any other piece is drawn as before, except that a hopper's path
+ * (`p`, `g`) rings each hurdle its moves jump (`DiagramSpec.hurdles`; diagram-path.ts draws the
+ * path and the rings). Every number goes through `round` (at most two decimals). Pure: no Node
+ * APIs (it is also bundled into a browser page).
  */
 
 import { parseBitboard } from './bitset.js';
 import { aBoard } from './board.js';
+import { drawHurdles, drawPath, hurdleMark, type PathLayout, pathHurdles } from './diagram-path.js';
 import { fairyMark, pieceGlyph } from './diagram-pieces.js';
 import type { ParsedPosition } from './fen.js';
 import { fileName, squareName } from './squares.js';
@@ -77,6 +80,11 @@ export interface DiagramSpec {
    * fairy mark, and the title and legend name it. Absent for every other piece.
    */
   fairy?: string;
+  /**
+   * With `fairy` and `path`: the squares the path's hops jump (`pathHurdles`), each ringed; at
+   * most one a move of the path is drawn (repeats and the rest are left out).
+   */
+  hurdles?: readonly number[];
 }
 
 /** The spec of a path result (and, for FEN answers, of its position's pieces). */
@@ -108,7 +116,12 @@ export function diagramSpecOf(
   if (options.attacked !== undefined) spec.attacked = options.attacked;
   if (options.path !== undefined) spec.path = options.path;
   if (options.orientation !== undefined) spec.orientation = options.orientation;
-  if (result.piece === 'FAIRY' && typeof result.betza === 'string') spec.fairy = result.betza;
+  if (result.piece === 'FAIRY' && typeof result.betza === 'string') {
+    spec.fairy = result.betza;
+    // A hopper's hurdles are the squares outside the result's passable set that its path jumps.
+    const hurdles = pathHurdles(result.betza, result.board, passable, options.path ?? []);
+    if (hurdles.length > 0) spec.hurdles = hurdles;
+  }
   return spec;
 }
 
@@ -171,6 +184,9 @@ export function renderDiagram(spec: DiagramSpec): string {
   const attackedSet = new Set(attacked);
   const obstacles = spec.obstacles.filter((i) => !occupied.has(i) && !attackedSet.has(i));
   const path = spec.path ?? [];
+  // A hopper's hurdles, only with its path: each once, at most one a move.
+  const hurdles =
+    spec.fairy === undefined || path.length < 2 ? [] : [...new Set(spec.hurdles ?? [])].slice(0, path.length - 1);
   const steps = spec.layers.reduce((sum, layer) => sum + layer.length, 0);
 
   const legend: [string, string][] = [];
@@ -189,6 +205,8 @@ export function renderDiagram(spec: DiagramSpec): string {
         return `<rect ${box} fill="none" stroke="${COLORS.target}" stroke-width="3" stroke-dasharray="4 2"/>`;
       case 'step':
         return `<circle cx="${n(lx + 8)}" cy="${n(ly + 8)}" r="8" fill="${COLORS.step}"/><text x="${n(lx + 8)}" y="${n(ly + 8)}" fill="#ffffff" font-size="11" text-anchor="middle" dominant-baseline="central">k</text>`;
+      case 'hurdle':
+        return `<rect ${box} fill="${COLORS.obstacle}"/><g fill="none">${hurdleMark(n(lx + 8), n(ly + 8), '6.5', '3', '1.5')}</g>`;
       default:
         return `<path d="M${n(lx)} ${n(ly + 8)} H${n(lx + 16)}" stroke="${COLORS.path}" stroke-width="4" stroke-linecap="round"/>`;
     }
@@ -200,6 +218,7 @@ export function renderDiagram(spec: DiagramSpec): string {
   if (spec.targets.length > 0) legend.push(['target', 'target']);
   if (steps > 0) legend.push(['step', 'step k (k moves in)']);
   if (path.length > 1) legend.push(['path', 'one shortest path']);
+  if (hurdles.length > 0) legend.push(['hurdle', 'hurdle jumped']);
   // A fairy piece's text may be long: it has the legend's first row to itself.
   const fairy = spec.fairy;
   const fairyRows = fairy === undefined ? 0 : 1;
@@ -249,29 +268,9 @@ export function renderDiagram(spec: DiagramSpec): string {
   out.push('<g class="pieces">');
   for (const p of pieces) out.push(pieceGlyph(p.role, p.color, n(x(p.index)), n(y(p.index)), n(S / 100)));
   out.push('</g>');
-  if (path.length > 1) {
-    const cx = (i: number) => x(i) + S / 2;
-    const cy = (i: number) => y(i) + S / 2;
-    const points = path.map((i) => `${n(cx(i))},${n(cy(i))}`).join(' ');
-    const [a, b] = [path[path.length - 2], path[path.length - 1]];
-    const dx = cx(b) - cx(a);
-    const dy = cy(b) - cy(a);
-    const len = Math.hypot(dx, dy) || 1;
-    const [ux, uy] = [dx / len, dy / len];
-    // The last step's disc covers the middle of an empty target (drawn after the path, so the
-    // numbers stay readable): the head stops at the disc's edge. On a piece it points at the middle.
-    const reach = occupied.has(b) ? S * 0.3 : -S * 0.3;
-    const tip = [cx(b) + ux * reach, cy(b) + uy * reach];
-    const base = [tip[0] - ux * S * 0.35, tip[1] - uy * S * 0.35];
-    const side = S * 0.17;
-    const head = `${n(tip[0])},${n(tip[1])} ${n(base[0] - uy * side)},${n(base[1] + ux * side)} ${n(base[0] + uy * side)},${n(base[1] - ux * side)}`;
-    out.push(
-      `<g class="path" stroke="${COLORS.path}" fill="${COLORS.path}" stroke-opacity="0.8" fill-opacity="0.9">`,
-      `<polyline points="${points}" fill="none" stroke-width="${n(S * 0.12)}" stroke-linecap="round" stroke-linejoin="round"/>`,
-      `<polygon points="${head}" stroke="none"/>`,
-      '</g>',
-    );
-  }
+  const layout: PathLayout = { square: S, centre: (i) => [x(i) + S / 2, y(i) + S / 2], n };
+  out.push(...drawPath(path, (i) => occupied.has(i), COLORS.path, layout));
+  for (const line of drawHurdles(hurdles, layout)) out.push(line);
   out.push(`<g class="steps" text-anchor="middle" dominant-baseline="central" fill="#ffffff">`);
   spec.layers.forEach((layer, step) => {
     for (const index of layer) {

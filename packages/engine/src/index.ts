@@ -24,6 +24,7 @@ export {
   renderDiagram,
   renderSvg,
 } from './diagram.js';
+export { pathHurdles } from './diagram-path.js';
 export { fairyMark, pieceGlyph } from './diagram-pieces.js';
 export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
 export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';

@@ -1,8 +1,9 @@
 /**
  * `diagramLengthBound`: never below the length of the diagram it bounds, on random specs of every
  * board size (pieces of every role, marks on any squares, both orientations, paths, reachable or
- * not, a fairy piece's text of any length, XML's special characters included), and not far above
- * it on large boards, where the bound decides what is refused.
+ * not, a fairy piece's text of any length, XML's special characters included, a hopper's hurdle
+ * rings counted as one a move of the path), and not far above it on large boards, where the bound
+ * decides what is refused.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,8 @@ const spec = (side: number) =>
         ),
         attacked: squares(n),
         path: squares(40),
+        // Hurdles to ring (drawn only with a fairy piece, at most one a move): any squares, repeats too.
+        hurdles: squares(60),
         reachable: fc.boolean(),
         orientation: fc.constantFrom('WHITE' as const, 'BLACK' as const),
         // A fairy piece's text: mostly none; else letters, digits and what XML escapes.
@@ -45,7 +48,7 @@ const spec = (side: number) =>
     })
     .map(({ fairy, ...rest }): DiagramSpec => (fairy === undefined ? rest : { ...rest, fairy }));
 
-/** The bound of a spec, from its counts. */
+/** The bound of a spec, from its counts (its hurdles left to the default: one a move of the path). */
 function boundOf(s: DiagramSpec): number {
   return diagramLengthBound({
     board: s.board,

@@ -1,7 +1,8 @@
 /**
  * The service's SVG pictures (src/graphql/work/pictures.ts): `svgLengthBound` bounds the length of
  * what `drawSvg` draws. A fairy result's picture prints the piece's canonical Betza text, which
- * can be longer than the text asked, and the bound counts the canonical one. (The engine's own
+ * can be longer than the text asked, and the bound counts the canonical one; a hopper's picture
+ * with its path rings the hurdles it jumps, which the bound counts too. (The engine's own
  * `diagramLengthBound` is checked on random diagrams in packages/engine/test/diagram-size.test.ts.)
  */
 import { canonicalBetza, solve } from '@chess-paths/engine';
@@ -22,6 +23,23 @@ describe('svgLengthBound', () => {
         expect(svg).toContain(`fairy piece ${result.betza}<`);
         expect(svg.length).toBeLessThanOrEqual(svgLengthBound(result, options));
       }
+    }
+  });
+
+  it("bounds a hopper's picture with its path, a ring on every move's hurdle", () => {
+    // A cannon a1 h1 h8: over b1, then over h7 (the blocked diagonal), or over the FEN's pieces.
+    const blocked = ['b1', 'c2', 'd3', 'e4', 'f5', 'g6', 'h7'];
+    const fen = '8/7p/8/8/8/8/8/1P6 w - - 0 1';
+    for (const [query, options] of [
+      [{ blocked }, { path: true }],
+      [{ fen }, { path: true, fen, orientation: 'BLACK' as const }],
+    ] as const) {
+      const result = solve({ piece: 'FAIRY', betza: 'pR', from: ['a1'], to: ['h8'], ...query });
+      expect(result.path?.squares).toEqual(['a1', 'h1', 'h8']);
+      const svg = drawSvg(result, options);
+      const rings = /<g class="hurdles"[^>]*>([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '';
+      expect(rings.match(/<circle /g)).toHaveLength(4); // two rings, each an edge and a core
+      expect(svg.length).toBeLessThanOrEqual(svgLengthBound(result, options));
     }
   });
 });

@@ -4,11 +4,13 @@
  * (the second is a hit of the memo or the database, never a second solve); a text equal to an
  * orthodox piece answers as that piece; a large board's rider goes through the same loader batch;
  * every refusal is a local BAD_USER_INPUT naming the field and value (MAX_BETZA_LENGTH included),
- * and the rest of the request is answered.
+ * and the rest of the request is answered. A hopper's `Overlay.svg(path: true)` rings the hurdles
+ * its smallest path jumps.
  */
 
 import { solve } from '@chess-paths/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drawSvg } from '../../../../src/graphql/work/pictures.js';
 import { startTestServer, type TestServer } from '../../../support/test-server.js';
 
 let t: TestServer;
@@ -66,6 +68,34 @@ describe('fairy pieces in GraphQL', () => {
     expect(error.message).toBe(
       `query.betza: "pR4" '4' at 3 limits the hopper 'p' at 1: a hopper rides without a number (or with 0)`,
     );
+  });
+
+  it("rings in Overlay.svg(path: true) the hurdles of a cannon's smallest path: a blocked square, a FEN's piece", async () => {
+    const fen = '2n5/8/8/8/8/8/8/8 w - - 0 1';
+    const { body } = await t.gql(`{
+      shortestPaths(query: { piece: FAIRY, betza: "pR", from: ["a1"], to: ["h8"], blocked: ["a4"], fen: "${fen}" }) {
+        path { squares } overlay { svg(path: true) black: svg(path: true, orientation: BLACK) plain: svg }
+      }
+    }`);
+    expect(body.errors).toBeUndefined();
+    const { path, overlay } = body.data.shortestPaths;
+    // a1 over the blocked a4 to a8, then over the black knight on c8 to h8.
+    expect(path.squares).toEqual(['a1', 'a8', 'h8']);
+    const result = solve({ piece: 'FAIRY', betza: 'pR', from: ['a1'], to: ['h8'], blocked: ['a4'], fen });
+    expect(overlay.svg).toBe(drawSvg(result, { fen, path: true }));
+    /** The centres of the rings' dark edges. */
+    const rings = (svg: string) =>
+      [
+        ...(/<g class="hurdles"[^>]*>([\s\S]*?)<\/g>/.exec(svg)?.[1] ?? '').matchAll(
+          /<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*stroke="#1a1a1a"/g,
+        ),
+      ].map((m) => `${m[1]},${m[2]}`);
+    // a4: column 0, row 4 from the top; c8: column 2, row 0 (48-unit squares from (24, 8)).
+    expect(rings(overlay.svg)).toEqual(['48,224', '144,32']);
+    expect(rings(overlay.black)).toEqual(['384,176', '288,368']);
+    expect(overlay.svg).toContain('<g class="piece black knight"');
+    expect(overlay.svg).toContain('>hurdle jumped</text>');
+    expect(overlay.plain).not.toContain('hurdle');
   });
 
   it('gives texts with the same moves one key and one cache entry: the second is never solved again', async () => {
