@@ -13,43 +13,30 @@
  */
 
 import { type ChessMove, movesTo, pieceMoves } from './chess-moves.js';
-import { BK, BQ, KING_TO, KNIGHT_TO, LINE_FROM, nameOf, RAYS, squareOf, WK, WQ } from './chess-tables.js';
+import { writeSan } from './chess-san.js';
+import {
+  BK,
+  BQ,
+  KING_TO,
+  KNIGHT_TO,
+  LINE_FROM,
+  nameOf,
+  RAYS,
+  RIGHTS,
+  RIGHTS_KEPT,
+  rankText,
+  squareOf,
+  WK,
+  WQ,
+} from './chess-tables.js';
 
 export type { ChessMove };
 export { nameOf, squareOf };
 
 const LETTERS = ' PNBRQK';
-const FILES = 'abcdefgh';
-/** A FEN's letter of each board value, at `value + 6`. */
-const FEN_LETTERS = 'kqrbnp PNBRQK';
-/** The FEN field of each set of castling rights. */
-const RIGHTS = Array.from(
-  { length: 16 },
-  (_, c) => `${c & WK ? 'K' : ''}${c & WQ ? 'Q' : ''}${c & BK ? 'k' : ''}${c & BQ ? 'q' : ''}` || '-',
-);
-/** The castling rights a move from or to each square keeps (a king's or a rook's home square loses some). */
-const RIGHTS_KEPT = Array.from({ length: 64 }, (_, square) =>
-  square === 4
-    ? ~(WK | WQ) & 15
-    : square === 60
-      ? ~(BK | BQ) & 15
-      : square === 7
-        ? ~WK & 15
-        : square === 0
-          ? ~WQ & 15
-          : square === 63
-            ? ~BK & 15
-            : square === 56
-              ? ~BQ & 15
-              : 15,
-);
-/**
- * Ranks' FEN texts by their contents (each square's piece, base 13): games repeat the same ranks
- * (the back ranks, a pawn chain) move after move, and a lookup costs less than writing one out.
- * Cleared when full, so it holds at most `MAX_ROW_TEXTS` short strings.
- */
-const ROW_TEXTS = new Map<number, string>();
-const MAX_ROW_TEXTS = 4096;
+/** The last FEN `fromFen` read, and its position (never played on: copies are). */
+let lastFen = '';
+let lastRead: ChessPosition | null = null;
 
 /** One position and the moves made on it. */
 export class ChessPosition {
@@ -75,6 +62,33 @@ export class ChessPosition {
 
   /** The position of a FEN (already checked as legal by the caller). */
   static fromFen(fen: string): ChessPosition {
+    // Games of one file mostly start from one position: the last FEN read is copied, not read again.
+    if (fen !== lastFen || lastRead === null) {
+      lastRead = ChessPosition.#read(fen);
+      lastFen = fen;
+    }
+    return lastRead.#copy();
+  }
+
+  /** A copy of this position, its FEN ranks' texts included. */
+  #copy(): ChessPosition {
+    const p = new ChessPosition();
+    p.board.set(this.board);
+    p.turn = this.turn;
+    p.castling = this.castling;
+    p.enPassant = this.enPassant;
+    p.halfmove = this.halfmove;
+    p.fullmove = this.fullmove;
+    p.#kings[0] = this.#kings[0];
+    p.#kings[1] = this.#kings[1];
+    for (let rank = 0; rank < 8; rank++) p.#rows[rank] = this.#rows[rank];
+    p.#staleRows = this.#staleRows;
+    p.#check = this.#check;
+    return p;
+  }
+
+  /** Reads a FEN into a new position. */
+  static #read(fen: string): ChessPosition {
     const p = new ChessPosition();
     const [placement, turn, castling, enPassant, halfmove, fullmove] = fen.split(' ');
     let rank = 7;
@@ -103,42 +117,11 @@ export class ChessPosition {
   /** The position as FEN; its en passant field names the square behind a pawn that has just made a double step. */
   fen(): string {
     const rows = this.#rows;
-    for (let rank = 0; rank < 8; rank++) if (this.#staleRows & (1 << rank)) rows[rank] = this.#row(rank);
+    for (let rank = 0; rank < 8; rank++) if (this.#staleRows & (1 << rank)) rows[rank] = rankText(this.board, rank);
     this.#staleRows = 0;
     const ep = this.enPassant < 0 ? '-' : nameOf(this.enPassant);
     const placement = `${rows[7]}/${rows[6]}/${rows[5]}/${rows[4]}/${rows[3]}/${rows[2]}/${rows[1]}/${rows[0]}`;
     return `${placement} ${this.turn > 0 ? 'w' : 'b'} ${RIGHTS[this.castling]} ${ep} ${this.halfmove} ${this.fullmove}`;
-  }
-
-  /** One rank of the FEN's placement field. */
-  #row(rank: number): string {
-    const b = this.board;
-    let key = 0;
-    for (let square = rank * 8; square < rank * 8 + 8; square++) key = key * 13 + b[square] + 6;
-    let text = ROW_TEXTS.get(key);
-    if (text === undefined) {
-      text = this.#rowText(rank);
-      if (ROW_TEXTS.size >= MAX_ROW_TEXTS) ROW_TEXTS.clear();
-      ROW_TEXTS.set(key, text);
-    }
-    return text;
-  }
-
-  /** One rank of the FEN's placement field, written out. */
-  #rowText(rank: number): string {
-    const b = this.board;
-    let text = '';
-    let empty = 0;
-    for (let square = rank * 8; square < rank * 8 + 8; square++) {
-      const v = b[square];
-      if (v === 0) empty++;
-      else {
-        if (empty > 0) text += empty;
-        empty = 0;
-        text += FEN_LETTERS[v + 6];
-      }
-    }
-    return empty > 0 ? text + empty : text;
   }
 
   /** The king square of `color` (1 or -1), or -1. */
@@ -197,7 +180,7 @@ export class ChessPosition {
     }
     let legal = 0;
     for (const m of out) if (this.#legal(m)) out[legal++] = m;
-    out.length = legal;
+    if (legal !== out.length) out.length = legal;
     return out;
   }
 
@@ -208,9 +191,9 @@ export class ChessPosition {
     for (let from = 0; from < 64; from++) {
       const v = this.board[from] * us;
       if (v <= 0) continue;
-      moves.length = 0;
+      const first = moves.length;
       pieceMoves(this, from, v, -1, moves);
-      for (const m of moves) if (this.#legal(m)) return true;
+      for (let i = first; i < moves.length; i++) if (this.#legal(moves[i])) return true;
     }
     return false;
   }
@@ -332,20 +315,7 @@ export class ChessPosition {
    * `O-O`). `sameTo`, when the caller holds them, are the legal moves of its kind to its square.
    */
   san(m: ChessMove, sameTo?: readonly ChessMove[]): string {
-    if (m.castle) return m.castle === 'K' ? 'O-O' : 'O-O-O';
-    const to = nameOf(m.to);
-    const promotion = m.promotion ? `=${LETTERS[m.promotion]}` : '';
-    if (m.kind === 1) return m.captured ? `${FILES[m.from & 7]}x${to}${promotion}` : `${to}${promotion}`;
-    let from = '';
-    if (m.kind !== 6) {
-      const rivals = (sameTo ?? this.legalMoves(m.kind, m.to)).filter((o) => o.from !== m.from);
-      if (rivals.length > 0) {
-        const sameFile = rivals.some((o) => (o.from & 7) === (m.from & 7));
-        const sameRank = rivals.some((o) => o.from >> 3 === m.from >> 3);
-        from = !sameFile ? FILES[m.from & 7] : !sameRank ? String((m.from >> 3) + 1) : nameOf(m.from);
-      }
-    }
-    return `${LETTERS[m.kind]}${from}${m.captured ? 'x' : ''}${to}`;
+    return writeSan(this, m, sameTo);
   }
 
   /** The check or mate sign of the position reached (the side to move's), or ''. */

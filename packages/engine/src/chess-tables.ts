@@ -4,7 +4,8 @@
  * square (nearest first), and which ray joins two squares. With them, generating or checking a
  * move never tests for the board's edge, which was most of the time a move took when every step
  * was checked against it, and a piece off every line through its king is seen at once to be free
- * to move.
+ * to move. Also the FEN's texts: of each set of castling rights, and of each rank's contents, kept
+ * as they are written.
  */
 
 /** Castling rights, as bits: white king side, white queen side, black king side, black queen side. */
@@ -92,3 +93,61 @@ RAYS.forEach((rays, d) => {
     for (const b of ray) LINE_FROM[a * 64 + b] = d;
   });
 });
+
+/** A FEN's letter of each board value, at `value + 6`. */
+const FEN_LETTERS = 'kqrbnp PNBRQK';
+
+/** The FEN field of each set of castling rights. */
+export const RIGHTS = Array.from(
+  { length: 16 },
+  (_, c) => `${c & WK ? 'K' : ''}${c & WQ ? 'Q' : ''}${c & BK ? 'k' : ''}${c & BQ ? 'q' : ''}` || '-',
+);
+
+/** The castling rights a move from or to each square keeps (a king's or a rook's home square loses some). */
+export const RIGHTS_KEPT = Array.from({ length: 64 }, (_, square) =>
+  square === 4
+    ? ~(WK | WQ) & 15
+    : square === 60
+      ? ~(BK | BQ) & 15
+      : square === 7
+        ? ~WK & 15
+        : square === 0
+          ? ~WQ & 15
+          : square === 63
+            ? ~BK & 15
+            : square === 56
+              ? ~BQ & 15
+              : 15,
+);
+
+/**
+ * Ranks' FEN texts by their contents (each square's piece, base 13): games repeat the same ranks
+ * (the back ranks, a pawn chain) move after move, and a lookup costs less than writing one out.
+ * Cleared when full, so it holds at most `MAX_ROW_TEXTS` short strings.
+ */
+const ROW_TEXTS = new Map<number, string>();
+const MAX_ROW_TEXTS = 4096;
+
+/** One rank's text in a FEN's placement field, of a mailbox board (64 signed bytes). */
+export function rankText(board: Int8Array, rank: number): string {
+  let key = 0;
+  for (let square = rank * 8; square < rank * 8 + 8; square++) key = key * 13 + board[square] + 6;
+  let text = ROW_TEXTS.get(key);
+  if (text === undefined) {
+    text = '';
+    let empty = 0;
+    for (let square = rank * 8; square < rank * 8 + 8; square++) {
+      const v = board[square];
+      if (v === 0) empty++;
+      else {
+        if (empty > 0) text += empty;
+        empty = 0;
+        text += FEN_LETTERS[v + 6];
+      }
+    }
+    if (empty > 0) text += empty;
+    if (ROW_TEXTS.size >= MAX_ROW_TEXTS) ROW_TEXTS.clear();
+    ROW_TEXTS.set(key, text);
+  }
+  return text;
+}

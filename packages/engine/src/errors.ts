@@ -52,3 +52,11 @@ export class InputError extends Error {
     return new InputError([...prefix, ...this.argument], this.value, this.reason);
   }
 }
+
+/** The text of a game could not be read; the message says what and where. */
+export class PgnError extends InputError {
+  constructor(reason: string) {
+    super(['pgn'], '', reason);
+    this.message = `pgn: ${reason}`;
+  }
+}

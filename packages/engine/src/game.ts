@@ -141,6 +141,17 @@ export function playGame(text: PgnText): Game {
   return { tags: text.tags, startFen, plies, result, journeys, comments: text.comments, boardEnding, termination };
 }
 
+/** UCI texts (`e2e4`) by `from * 64 + to`, written on first use: a game writes one a move. */
+const UCI_TEXTS: (string | undefined)[] = new Array(64 * 64).fill(undefined);
+
+/** The UCI text of a move without promotion. */
+function uciOf(from: number, to: number): string {
+  const at = from * 64 + to;
+  let text = UCI_TEXTS[at];
+  if (text === undefined) UCI_TEXTS[at] = text = `${nameOf(from)}${nameOf(to)}`;
+  return text;
+}
+
 /** A move played: the move, its SAN with its check sign, its UCI. */
 interface Played {
   move: ChessMove;
@@ -167,7 +178,7 @@ function plyOf(played: Played, position: ChessPosition, written: PgnMove, number
     commentsBefore: written.commentsBefore,
     comments: written.comments,
     nags: written.nags,
-    variations: written.variations.map((v) => playVariation(v, before, number)),
+    variations: written.variations.length === 0 ? [] : written.variations.map((v) => playVariation(v, before, number)),
   };
 }
 
@@ -281,7 +292,9 @@ function play(position: ChessPosition, written: PgnMove, number: number): Played
   }
   const text = position.san(move, sameTo);
   position.play(move);
-  const uci = `${nameOf(move.from)}${nameOf(move.to)}${move.promotion ? kindLetter(move.promotion).toLowerCase() : ''}`;
+  const uci = move.promotion
+    ? `${uciOf(move.from, move.to)}${kindLetter(move.promotion).toLowerCase()}`
+    : uciOf(move.from, move.to);
   return { move, san: `${text}${position.checkSign()}`, uci };
 }
 
