@@ -4,7 +4,7 @@
  * any legal move; and the moves of one kind to one square, found from that square (the squares a
  * knight, a slider or a pawn could come from), which is what matching a SAN needs and costs a
  * handful of reads instead of every move of every piece of that kind. Legality (the king left
- * unattacked) is the position's to check.
+ * unattacked) is the position's to check, with `attackedOn`: whether a square is attacked.
  */
 import {
   BISHOP_DIRECTIONS,
@@ -156,4 +156,32 @@ function castles(p: MovingSide, from: number, to: number, out: ChessMove[]): voi
   if (p.castling & queenSide && b[home - 1] === 0 && b[home - 2] === 0 && b[home - 3] === 0 && b[home - 4] === 4 * us) {
     if (!p.attacked(home - 1, -us)) castle(home - 2, 'Q');
   }
+}
+
+/** Whether `square` of a mailbox board is attacked by the pieces of `by` (1 or -1). */
+export function attackedOn(b: Int8Array, square: number, by: number): boolean {
+  if (square < 0) return false;
+  const file = square & 7;
+  // A pawn of `by` attacks from one rank behind, one file to either side.
+  const pawnRank = square - 8 * by;
+  if (pawnRank >= 0 && pawnRank < 64) {
+    if (file > 0 && b[pawnRank - 1] === by) return true;
+    if (file < 7 && b[pawnRank + 1] === by) return true;
+  }
+  const knight = 2 * by;
+  for (const from of KNIGHT_TO[square]) if (b[from] === knight) return true;
+  const king = 6 * by;
+  for (const from of KING_TO[square]) if (b[from] === king) return true;
+  const queen = 5 * by;
+  for (let d = 0; d < 8; d++) {
+    const slider = d < 4 ? 3 * by : 4 * by;
+    const ray = RAYS[d][square];
+    for (let i = 0; i < ray.length; i++) {
+      const v = b[ray[i]];
+      if (v === 0) continue;
+      if (v === slider || v === queen) return true;
+      break;
+    }
+  }
+  return false;
 }

@@ -1,23 +1,23 @@
 /**
  * The rules of chess on one position, as fast as reading games needs: a mailbox board (64 signed
  * bytes, `+` white, `-` black: 1 pawn, 2 knight, 3 bishop, 4 rook, 5 queen, 6 king), the legal
- * moves of one piece kind to one square (what a SAN names), moves made in place, standard SAN
- * with its check or mate sign, and the FEN after each move. A move is legal when, made, it leaves
+ * moves of one piece kind to one square (what a SAN names), moves made in place, the check or
+ * mate sign of the position reached, and the FEN after each move. A move is legal when, made, it leaves
  * its own king unattacked; castling also needs the king not in check and the square it crosses
  * unattacked. chess.js played every move before and stays the tests' oracle: the same moves, SAN,
  * FEN and endings on random games; this module does only what reading a game needs, and does it
  * without generating every legal move's SAN for every move played. A SAN's move is found from its
  * square (`chess-moves.ts`); while the king is not in check (remembered per position), a move
  * other than the king's is legal unless it leaves a pin along the one line from the king through
- * its square, and the other moves are checked by making them; the FEN after a move rewrites only the ranks it changed.
+ * its square; in check, it must also take the checking piece or stand between it and the king;
+ * the king's moves and en passant are checked by making them. The FEN after a move rewrites only
+ * the ranks it changed.
  */
 
-import { type ChessMove, movesTo, pieceMoves } from './chess-moves.js';
-import { writeSan } from './chess-san.js';
+import { attackedOn, type ChessMove, movesTo, pieceMoves } from './chess-moves.js';
 import {
   BK,
   BQ,
-  KING_TO,
   KNIGHT_TO,
   LINE_FROM,
   nameOf,
@@ -59,6 +59,8 @@ export class ChessPosition {
   #staleRows = 0xff;
   /** Whether the side to move is in check: 1 or 0, -1 until asked (a move played forgets it). */
   #check = -1;
+  /** The squares answering the check, once asked in this position (`#evasions`), else null. */
+  #evade: Uint8Array | null = null;
 
   /** The position of a FEN (already checked as legal by the caller). */
   static fromFen(fen: string): ChessPosition {
@@ -131,31 +133,7 @@ export class ChessPosition {
 
   /** Whether `square` is attacked by the pieces of `by` (1 or -1). */
   attacked(square: number, by: number): boolean {
-    if (square < 0) return false;
-    const b = this.board;
-    const file = square & 7;
-    // A pawn of `by` attacks from one rank behind, one file to either side.
-    const pawnRank = square - 8 * by;
-    if (pawnRank >= 0 && pawnRank < 64) {
-      if (file > 0 && b[pawnRank - 1] === by) return true;
-      if (file < 7 && b[pawnRank + 1] === by) return true;
-    }
-    const knight = 2 * by;
-    for (const from of KNIGHT_TO[square]) if (b[from] === knight) return true;
-    const king = 6 * by;
-    for (const from of KING_TO[square]) if (b[from] === king) return true;
-    const queen = 5 * by;
-    for (let d = 0; d < 8; d++) {
-      const slider = d < 4 ? 3 * by : 4 * by;
-      const ray = RAYS[d][square];
-      for (let i = 0; i < ray.length; i++) {
-        const v = b[ray[i]];
-        if (v === 0) continue;
-        if (v === slider || v === queen) return true;
-        break;
-      }
-    }
-    return false;
+    return attackedOn(this.board, square, by);
   }
 
   /** Whether the side to move is in check. */
@@ -202,7 +180,10 @@ export class ChessPosition {
   #legal(m: ChessMove): boolean {
     const us = this.turn;
     const king = this.king(us);
-    if (m.kind !== 6 && !m.enPassant && king >= 0 && !this.inCheck()) return !this.#pinned(m, king);
+    if (m.kind !== 6 && !m.enPassant && king >= 0) {
+      if (!this.inCheck()) return !this.#pinned(m, king);
+      return this.#evasions(king)[m.to] === 1 && !this.#pinned(m, king);
+    }
     const undo = this.#make(m);
     const safe = !this.attacked(m.kind === 6 ? m.to : king, -us);
     this.#unmake(m, undo);
@@ -210,7 +191,39 @@ export class ChessPosition {
   }
 
   /**
-   * Whether a move (not the king's, not en passant) uncovers its own king, not in check: only when
+   * The squares where a move other than the king's answers a check (1): the checking piece's, and
+   * those between it and the king when it is a slider; none against two checkers. Made once per
+   * position in check, so finding the replies to a check never makes and takes back every move.
+   */
+  #evasions(king: number): Uint8Array {
+    if (this.#evade !== null) return this.#evade;
+    const e = new Uint8Array(64);
+    const b = this.board;
+    const them = -this.turn;
+    let checkers = 0;
+    const file = king & 7;
+    const pawnRank = king - 8 * them;
+    if (pawnRank >= 0 && pawnRank < 64) {
+      if (file > 0 && b[pawnRank - 1] === them) checkers += e[pawnRank - 1] = 1;
+      if (file < 7 && b[pawnRank + 1] === them) checkers += e[pawnRank + 1] = 1;
+    }
+    for (const from of KNIGHT_TO[king]) if (b[from] === 2 * them) checkers += e[from] = 1;
+    for (let d = 0; d < 8; d++) {
+      const first = this.#firstOnRay(d, king);
+      if (first < 0 || (b[first] !== 5 * them && b[first] !== (d < 4 ? 3 : 4) * them)) continue;
+      checkers++;
+      for (const square of RAYS[d][king]) {
+        e[square] = 1;
+        if (square === first) break;
+      }
+    }
+    if (checkers > 1) e.fill(0);
+    this.#evade = e;
+    return e;
+  }
+
+  /**
+   * Whether a move (not the king's, not en passant) uncovers its own king: only when
    * it leaves the line from the king through its square, nothing stands between it and the king,
    * and the first piece beyond it on that line is an enemy slider that rides along it.
    */
@@ -269,6 +282,7 @@ export class ChessPosition {
     this.#make(m);
     this.#staleRows |= (1 << (m.from >> 3)) | (1 << (m.to >> 3));
     this.#check = this.#checks(m);
+    this.#evade = null;
     this.turn = -us;
     this.enPassant = m.kind === 1 && Math.abs(m.to - m.from) === 16 ? (m.from + m.to) >> 1 : -1;
     this.halfmove = m.kind === 1 || m.captured ? 0 : this.halfmove + 1;
@@ -308,14 +322,6 @@ export class ChessPosition {
   #firstOnRay(d: number, square: number): number {
     for (const s of RAYS[d][square]) if (this.board[s] !== 0) return s;
     return -1;
-  }
-
-  /**
-   * A legal move's SAN before it is played, without its check sign (`Nbd2`, `exd5`, `e8=Q`,
-   * `O-O`). `sameTo`, when the caller holds them, are the legal moves of its kind to its square.
-   */
-  san(m: ChessMove, sameTo?: readonly ChessMove[]): string {
-    return writeSan(this, m, sameTo);
   }
 
   /** The check or mate sign of the position reached (the side to move's), or ''. */

@@ -14,7 +14,7 @@
  * commentary, so an illegal move in one ends it (saying why) instead of refusing the game.
  */
 import { type ChessMove, ChessPosition, kindLetter, nameOf } from './chess-rules.js';
-import { readSan } from './chess-san.js';
+import { readSan, writeSan } from './chess-san.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
 import { startFenOf } from './game-start.js';
@@ -285,12 +285,12 @@ function play(position: ChessPosition, written: PgnMove, number: number): Played
         : candidates.filter((m) => m.promotion === wanted);
     if (chosen.length === 0) return refuseMove(written, number, 'is not legal here');
     if (chosen.length > 1)
-      return refuseMove(written, number, `is ambiguous here: ${chosen.map((m) => position.san(m)).join(' or ')}`);
+      return refuseMove(written, number, `is ambiguous here: ${chosen.map((m) => writeSan(position, m)).join(' or ')}`);
     // Castling is written as castling: a king's two-square step written as a king move is not read.
     if (chosen[0].castle) return refuseMove(written, number, 'is not legal here (castling is written O-O or O-O-O)');
     move = chosen[0];
   }
-  const text = position.san(move, sameTo);
+  const text = writeSan(position, move, sameTo);
   position.play(move);
   const uci = move.promotion
     ? `${uciOf(move.from, move.to)}${kindLetter(move.promotion).toLowerCase()}`
