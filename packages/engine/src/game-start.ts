@@ -1,7 +1,8 @@
 /**
- * The start position a game's tags give: the standard one, or the `FEN` tag's. chess.js checks a
- * FEN's syntax and kings but not whether its castling rights and en passant square fit its
- * pieces, nor whether the side that just moved left its king in check; then it plays what they
+ * The start position a game's tags give: the standard one, or the `FEN` tag's. chess.js's
+ * `validateFen` checks a FEN's syntax and kings (in the words users know), but not whether its
+ * castling rights and en passant square fit its pieces, nor whether the side that just moved left
+ * its king in check, which the engine's own board then checks; chess.js would play what they
  * allow: `O-O` with no rook (its knight on h1 "castling"), an en passant capture of a pawn that is
  * not there, a capture of the king. So a FEN tag is refused here, naming the field, when it says
  * what its position cannot have: nothing is guessed (no right is dropped, no square cleared).
@@ -9,7 +10,8 @@
  * The tags that choose the game are refused when they disagree (two `FEN` tags, a `Variant` that
  * is not standard chess among others that are).
  */
-import { Chess, validateFen } from 'chess.js';
+import { validateFen } from 'chess.js';
+import { ChessPosition, squareOf } from './chess-rules.js';
 import { InputError } from './errors.js';
 import { parseFen } from './fen.js';
 import { PgnError, type PgnTag } from './pgn.js';
@@ -44,9 +46,13 @@ export function startFenOf(tags: readonly PgnTag[]): string {
   const refuse = (why: string): never => {
     throw new PgnError(`the FEN tag "${fen}" is not a legal position: ${why}`);
   };
-  const chess = new Chess(fen);
+  // The rest is checked on the engine's own board (the FEN is well formed now).
+  const position = ChessPosition.fromFen(fen);
   const [, turn, castling, enPassant] = fen.split(' ');
-  const at = (square: string) => chess.get(square as Parameters<Chess['get']>[0]);
+  const at = (square: string) => {
+    const v = position.board[squareOf(square)];
+    return v === 0 ? undefined : { type: ' pnbrqk'[Math.abs(v)], color: v > 0 ? 'w' : 'b' };
+  };
   // chess.js lets `K-` and `--` through; Shredder and X-FEN file letters are not standard chess either.
   if (castling !== '-' && !/^[KQkq]+$/.test(castling))
     refuse(`castling field "${castling}" is not - or letters K, Q, k, q`);
@@ -61,8 +67,8 @@ export function startFenOf(tags: readonly PgnTag[]): string {
   }
   const mover = turn as 'w' | 'b';
   const waiting = mover === 'w' ? 'b' : 'w';
-  const waitingKing = chess.findPiece({ type: 'k', color: waiting })[0];
-  if (waitingKing && chess.isAttacked(waitingKing, mover)) {
+  const waitingSign = waiting === 'w' ? 1 : -1;
+  if (position.attacked(position.king(waitingSign), -waitingSign)) {
     refuse(`${waiting === 'w' ? 'White' : 'Black'} is in check with ${mover === 'w' ? 'White' : 'Black'} to move`);
   }
   if (enPassant !== '-') {
