@@ -74,7 +74,7 @@ export function readPgn(text: string): PgnText {
   const current = () => lines[lines.length - 1];
   const last = () => current()?.moves.at(-1);
   const result = scanPgn(text, {
-    tag: (name, raw) => tags.push({ name, value: raw.replace(/\\(["\\])/g, '$1') }),
+    tag: (name, raw) => tags.push({ name, value: raw.includes('\\') ? raw.replace(/\\(["\\])/g, '$1') : raw }),
     move: (san, line, column) => {
       const into = current();
       if (into === null || into.stopped !== null) return true;
