@@ -6,9 +6,13 @@
  * landing's file on the board and, for a lame leap, the squares passed over passable), repeated
  * for a ride; the backward fill takes the reversed rays. It leaves its layers where
  * `StandardSolution` reads them.
+ *
+ * Hoppers hop set-wise here too (`fairy64-hops.ts`). With a hopper's single target, the squares
+ * one move before it are found first, as on other small boards (`fairy-small.ts`).
  */
 
 import type { FairyPiece } from './betza.js';
+import { type Hop64, hop64, hopHalves, hopStep64, resetHurdles } from './fairy64-hops.js';
 
 /** One ray on 8 x 8: shift by `delta` from the squares of the guard, `max` leaps at most. */
 interface Ray64 {
@@ -21,10 +25,12 @@ interface Ray64 {
   readonly lame: readonly number[];
 }
 
-/** A piece's rays on 8 x 8, forward and reversed. */
+/** A piece's rays and hops on 8 x 8, forward and reversed. */
 interface Rays64 {
   readonly forward: readonly Ray64[];
   readonly reverse: readonly Ray64[];
+  readonly hopsForward: readonly Hop64[];
+  readonly hopsReverse: readonly Hop64[];
 }
 
 /** Each piece's rays on 8 x 8, living as long as the piece (whose size in the `betza` cache counts them). */
@@ -56,6 +62,8 @@ function rays64(piece: FairyPiece): Rays64 {
           lame.map(([px, py]) => [px - dx, py - dy] as const),
         ),
       ),
+      hopsForward: piece.hops.map((h) => hop64(h, false)),
+      hopsReverse: piece.hops.map((h) => hop64(h, true)),
     };
     raysByPiece.set(piece, rays);
   }
@@ -154,31 +162,71 @@ export function solveFairy64(
   tHi: number,
 ): number {
   const rays = rays64(piece);
+  const hopping = rays.hopsForward.length > 0;
   const words = fairy64Words;
+  // A hopper's single target (not a source): the squares one move before it first. None, and
+  // it is out of reach (on a board with few hurdles, most squares are); else a frontier that
+  // meets them ends the forward fill a step early (the last, largest step), and they are the
+  // first backward step.
+  let bLo = 0;
+  let bHi = 0;
+  const single = hopping && (tHi === 0 ? tLo !== 0 && (tLo & (tLo - 1)) === 0 : tLo === 0 && (tHi & (tHi - 1)) === 0);
+  if (single && ((sLo & tLo) | (sHi & tHi)) === 0) {
+    setGuards(rays.reverse, pLo, pHi);
+    step(rays.reverse, tLo, tHi, pLo, pHi);
+    hopStep64(rays.hopsReverse, tLo, tHi, pLo, pHi, pLo, pHi, false, stepLo, stepHi);
+    bLo = hopHalves[0];
+    bHi = hopHalves[1];
+    if ((bLo | bHi) === 0) return -1;
+  }
   let vLo = sLo;
   let vHi = sHi;
   let fLo = sLo;
   let fHi = sHi;
   let k = 0;
+  let early = false;
   setGuards(rays.forward, pLo, pHi);
+  if (hopping) resetHurdles(rays.hopsForward.length);
   for (;;) {
     words[2 * k] = fLo;
     words[2 * k + 1] = fHi;
     if (((fLo & tLo) | (fHi & tHi)) !== 0) break;
     if ((fLo | fHi) === 0) return -1;
+    k++;
+    if (((fLo & bLo) | (fHi & bHi)) !== 0) {
+      words[2 * k] = tLo;
+      words[2 * k + 1] = tHi;
+      early = true;
+      break;
+    }
     step(rays.forward, fLo, fHi, pLo, pHi);
+    // Rides before a hurdle skip the squares of earlier frontiers (visited, less this one).
+    if (hopping) {
+      hopStep64(rays.hopsForward, fLo, fHi, pLo, pHi, pLo & ~(vLo ^ fLo), pHi & ~(vHi ^ fHi), true, stepLo, stepHi);
+      stepLo = hopHalves[0];
+      stepHi = hopHalves[1];
+    }
     fLo = stepLo & ~vLo;
     fHi = stepHi & ~vHi;
     vLo |= fLo;
     vHi |= fHi;
-    k++;
   }
   const distance = k;
   words[2 * distance] &= tLo;
   words[2 * distance + 1] &= tHi;
   setGuards(rays.reverse, pLo, pHi);
   for (k = distance; k > 0; k--) {
-    step(rays.reverse, words[2 * k], words[2 * k + 1], pLo, pHi);
+    if (early && k === distance) {
+      stepLo = bLo;
+      stepHi = bHi;
+    } else {
+      step(rays.reverse, words[2 * k], words[2 * k + 1], pLo, pHi);
+      if (hopping) {
+        hopStep64(rays.hopsReverse, words[2 * k], words[2 * k + 1], pLo, pHi, pLo, pHi, false, stepLo, stepHi);
+        stepLo = hopHalves[0];
+        stepHi = hopHalves[1];
+      }
+    }
     words[2 * k - 2] &= stepLo;
     words[2 * k - 1] &= stepHi;
   }

@@ -61,8 +61,7 @@ function solveStandard(
 /** Solves a prepared problem. */
 export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
   const { words, data, board, piece, fairy } = prepared;
-  const hops = fairy !== null && fairy.hops.length > 0;
-  if (board === STANDARD_BOARD && !hops && options?.representation !== 'general') {
+  if (board === STANDARD_BOARD && options?.representation !== 'general') {
     const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
     if (fairy !== null) {
       const distance = solveFairy64(fairy, pLo, pHi, sLo, sHi, tLo, tHi);
