@@ -7,14 +7,15 @@
  * v must be a hurdle, for `p` the passable landings before v are skipped up to a hurdle; then every
  * passable landing before the hurdle, up to the next hurdle or the edge, is a start.
  *
- * Two ways, giving the same squares (the property tests compare both with the reference BFS).
- * Square by square (`hopStep`, `forEachHop`): a walk per frontier square and direction, cheapest
- * from a small frontier and on boards of a few words. Set-wise (`denseHopStep`), as a slider's
+ * Two ways in the general fill, giving the same squares (the property tests compare both with the
+ * reference BFS). Square by square (`hopStep`, `forEachHop`): a walk per frontier square and
+ * direction, cheapest from a small frontier. Set-wise (`denseHopStep`), as a slider's
  * ray: a hop is a ride to the hurdles, the hurdles one leap on (the landings not passable), then
  * a ride (`p`) or one leap (`g`) after them, each ride by doubling (`fairy-rides.ts`) over the
  * passable squares; the reversed hop is the same with the leap reversed, its first ride skipped
- * for `g` and its last one a ride. The chains and hurdle sets are made once per solve. The walk
- * also serves the path walker (`forEachHop`) and the hurdles a path's moves jump (`hopHurdle`).
+ * for `g` and its last one a ride. The chains and hurdle sets are made once per solve. Boards of
+ * a few words hop set-wise in fills of their own (`fairy64-hops.ts`, `fairy-small-hops.ts`). The
+ * walk also serves the path walker (`forEachHop`) and the hurdles a path's moves jump (`hopHurdle`).
  */
 
 import type { HopRay } from './betza-hops.js';
@@ -127,59 +128,6 @@ export function hopStep(
           if (f < 0 || f >= files || r < 0 || r >= ranks || ((passable[v >>> 5] >>> (v & 31)) & 1) === 0) break;
           out.or(v >>> 5, 1 << (v & 31));
           if (one) break;
-        }
-      }
-    }
-  }
-}
-
-/**
- * ORs into `out[0 .. words)` every square one hop from (`reverse`: one hop before) a square of
- * the set `src[at .. at + words)`, the passable set being `passable[pAt .. pAt + words)`: the
- * square-by-square step of the 8 x 8 and small-board fills, on their dense words.
- */
-export function hopWords(
-  hops: readonly HopRay[],
-  files: number,
-  ranks: number,
-  passable: ArrayLike<number>,
-  pAt: number,
-  src: ArrayLike<number>,
-  at: number,
-  words: number,
-  reverse: boolean,
-  out: Int32Array,
-): void {
-  const open = (v: number) => ((passable[pAt + (v >>> 5)] >>> (v & 31)) & 1) === 1;
-  for (let w = 0; w < words; w++) {
-    let bits = src[at + w];
-    while (bits !== 0) {
-      const u = (w << 5) + 31 - Math.clz32(bits & -bits);
-      bits &= bits - 1;
-      const f0 = u % files;
-      const r0 = (u - f0) / files;
-      for (let i = 0; i < hops.length; i++) {
-        const ray = hops[i];
-        const dx = reverse ? -ray.dx : ray.dx;
-        const dy = reverse ? -ray.dy : ray.dy;
-        const d = dy * files + dx;
-        const g = ray.hop === 'g';
-        let f = f0 + dx;
-        let r = r0 + dy;
-        let v = u + d;
-        while (!(reverse && g) && f >= 0 && f < files && r >= 0 && r < ranks && open(v)) {
-          f += dx;
-          r += dy;
-          v += d;
-        }
-        if (f < 0 || f >= files || r < 0 || r >= ranks || open(v)) continue;
-        for (;;) {
-          f += dx;
-          r += dy;
-          v += d;
-          if (f < 0 || f >= files || r < 0 || r >= ranks || !open(v)) break;
-          out[v >>> 5] |= 1 << (v & 31);
-          if (g && !reverse) break;
         }
       }
     }

@@ -5,67 +5,47 @@
  * itself, as on 8 x 8 (`fairy64.ts`); here a frontier is its few words and a leap is one shift
  * and one AND a word.
  *
- * A ray's landings from a set X are `pro ∩ (X + d)`, where pro(v) = P(v) ∩ files(v - d) ∩
- * P(v - d + p) for each square p a lame leap passes over: the squares a leap from a start it may
- * leave lands on, passable. `files + d` depends on the board only and is kept; pro is made once
- * per solve, straight from P (one shifted AND per lame square), with no guard in between. A ride
- * whose limit reaches the edge rides by doubling from pro (`fairy-rides.ts`), a shorter one leap
- * by leap. Rays are flat typed arrays, not objects: the step is a tight loop over numbers.
- *
- * The set a step moves from (and P, for pro) sits between padding words, `PAD` each side, so a
- * shifted read never needs a bounds check. Below the set they are zero; above it they may hold
- * a larger board's words from an earlier solve, which is harmless: a bit read from square u >= n
- * lands on u + d, where `files + d` is clear (its start is off the board), and so are the lame
- * squares' reads (a leap on the board passes over squares on the board).
+ * A ray's landings from a set X are `pro ∩ (X + d)`, pro made once per solve from P; the sets a
+ * step shifts are padded so that a shift needs no bounds check (`fairy-small-rays.ts`). Hoppers
+ * hop set-wise (`fairy-small-hops.ts`).
  *
  * With a single target, the squares one move before it are found first (one backward step from
- * one square): a frontier that meets them ends the forward fill a step early, and they are the
- * first backward step. Frontiers F_0 .. F_D and then the layers live in one module array, layer k
+ * one square): none, and the target is out of reach (unless a source); else a frontier that meets
+ * them ends the forward fill a step early, and they are the first backward step. Frontiers F_0 .. F_D and then the layers live in one module array, layer k
  * at words `k * words ..`, which `smallLayerStore` copies out.
  */
-import type { FairyPiece, FairyRay, HopRay } from './betza.js';
+import type { FairyPiece } from './betza.js';
 import { SMALL_WORDS } from './board.js';
-import { hopWords } from './fairy-hops.js';
-import { extendRideChain, leapsOnBoard, newRideChain, type RideChain, rideDense } from './fairy-rides.js';
+import { rideDense } from './fairy-rides.js';
+import { hopSmall, type SmallHops, smallHops } from './fairy-small-hops.js';
+import {
+  makePro,
+  PAD as PADBound,
+  paddedSet,
+  type RayTable,
+  rayTable,
+  shiftedAt as shiftedAtBound,
+} from './fairy-small-rays.js';
 import type { Geometry } from './geometry.js';
 import { DenseLayers } from './layers.js';
 import { heldBytes, keptTables } from './memory.js';
 
-/** Padding words on each side of a padded set: a shift reads at most SMALL_WORDS + 2 words away. */
-const PAD = SMALL_WORDS + 2;
+// Imports the inner loops use, copied once: a loader that rewrites modules (tsx, in the bench)
+// may read an imported binding through a getter at every use.
+const PAD = PADBound;
+const shiftedAt = shiftedAtBound;
 
 /** Frontiers, then layers: word `k * words + w` is word w of step k (grown as needed, up to 256 steps). */
 let steps: Int32Array = new Int32Array(64 * SMALL_WORDS);
 /** Padded sets (words PAD ..): a step's source, a ride's last leap, P. */
-const front = new Int32Array(SMALL_WORDS + 2 * PAD);
-const rideFront = new Int32Array(SMALL_WORDS + 2 * PAD);
-const openPad = new Int32Array(SMALL_WORDS + 2 * PAD);
+const front = paddedSet();
+const rideFront = paddedSet();
+const openPad = paddedSet();
+/** P as it is (the words of `openPad`). */
+const open = openPad.subarray(PAD);
 
 /** Counts solves: a table's pro made in another solve is stale. */
 let solveCount = 0;
-
-/** One direction's rays (forward or reversed) of a piece on one board, as flat arrays. */
-interface RayTable {
-  readonly count: number;
-  /** Per ray: whole words and bits of the shift, `|delta| = 32 |q| + t`, q < 0 when delta < 0. */
-  readonly q: Int32Array;
-  readonly t: Int32Array;
-  readonly max: Int32Array;
-  /** Ray i's lame squares give shifts `lameShift[lameStart[i] .. lameStart[i + 1])` of P (d - p). */
-  readonly lameStart: Int32Array;
-  readonly lameShift: Int32Array;
-  /** Words per ray in `landing` and `pro`: 4 up to 4 words (the unrolled step reads 4), else the board's. */
-  readonly stride: number;
-  /** Ray i's `files + d` at words `i * stride ..`, and its pro for the solve `epoch`. */
-  readonly landing: Int32Array;
-  readonly pro: Int32Array;
-  /** A ride whose limit reaches the edge rides by doubling: its chain, else null. */
-  readonly chains: readonly (RideChain | null)[];
-  /** Per ray: the shift in squares. */
-  readonly delta: Int32Array;
-  /** The solve `pro` was made for (`solveCount`). */
-  epoch: number;
-}
 
 /** A piece on one board: its tables and the scratch of its size. */
 interface SmallPiece {
@@ -80,66 +60,12 @@ interface SmallPiece {
   readonly plain: Int32Array;
   /** With a single target, the squares one move before it. */
   readonly before: Int32Array;
-  /** A hopper's hops and board sides (stepped by `hopWords`, `fairy-hops.ts`), or null. */
-  readonly hop: { hops: readonly HopRay[]; files: number; ranks: number } | null;
+  /** A hopper's hops, forward and reversed, or null; the squares its forward rides go over. */
+  readonly hops: { forward: SmallHops; reverse: SmallHops; through: Int32Array } | null;
 }
 
 /** Per piece and board, in the `boards` cache (`memory.ts`): by canonical text (equal rays) and size. */
 const pieces = keptTables<SmallPiece>('boards', 'small');
-
-/** Word w of the padded set `src` shifted by (q, t) squares, delta's sign `up`. */
-function shiftedAt(src: Int32Array, w: number, q: number, t: number, up: boolean): number {
-  const a = PAD + w - q;
-  return up ? (src[a] << t) | ((src[a - 1] >>> (31 - t)) >>> 1) : (src[a] >>> t) | ((src[a + 1] << (31 - t)) << 1);
-}
-
-/** The table of `rays` on the board of `geo`: shifts, limits, lame shifts and `files + d`. */
-function rayTable(geo: Geometry, rays: readonly FairyRay[]): RayTable {
-  const { files, n } = geo;
-  const words = geo.words;
-  const count = rays.length;
-  const q = new Int32Array(count);
-  const t = new Int32Array(count);
-  const delta = new Int32Array(count);
-  const max = new Int32Array(count);
-  const lameStart = new Int32Array(count + 1);
-  const lameShift: number[] = [];
-  const stride = Math.max(words, 4);
-  const landing = new Int32Array(count * stride);
-  const chains: (RideChain | null)[] = [];
-  rays.forEach(({ dx, dy, max: m, lame }, i) => {
-    const d = dy * files + dx;
-    const e = Math.abs(d);
-    // A shift of more than the board's words lands nothing: q is capped so reads stay in the padding.
-    q[i] = Math.min(e >>> 5, words + 1) * Math.sign(d);
-    t[i] = e & 31;
-    delta[i] = d;
-    max[i] = m;
-    for (const [px, py] of lame) lameShift.push(d - (py * files + px));
-    lameStart[i + 1] = lameShift.length;
-    for (let u = 0; u < n; u++) {
-      const f = (u % files) + dx;
-      const v = u + d;
-      if (f >= 0 && f < files && v >= 0 && v < n) landing[i * stride + (v >>> 5)] |= 1 << (v & 31);
-    }
-    const leaps = leapsOnBoard(geo, dx, dy);
-    chains.push(m > 1 && leaps > 1 && m >= leaps ? newRideChain(words, leaps) : null);
-  });
-  return {
-    count,
-    q,
-    t,
-    max,
-    lameStart,
-    lameShift: Int32Array.from(lameShift),
-    landing,
-    stride,
-    pro: new Int32Array(count * stride),
-    chains,
-    delta,
-    epoch: -1,
-  };
-}
 
 /** The tables and scratch of `piece` on `geo`, made on first use and kept while they fit. */
 function smallPiece(geo: Geometry, piece: FairyPiece): SmallPiece {
@@ -163,38 +89,24 @@ function smallPiece(geo: Geometry, piece: FairyPiece): SmallPiece {
       gen: new Int32Array(words),
       plain: new Int32Array(words),
       before: new Int32Array(words),
-      hop: piece.hops.length > 0 ? { hops: piece.hops, files: geo.files, ranks: geo.ranks } : null,
+      hops:
+        piece.hops.length > 0
+          ? {
+              forward: smallHops(geo, piece.hops, false),
+              reverse: smallHops(geo, piece.hops, true),
+              through: new Int32Array(words),
+            }
+          : null,
     };
     pieces.set(id, small, heldBytes(small));
   }
   return small;
 }
 
-/** Makes the table's pro (and chains) for P in `openPad`. */
-function makePro(table: RayTable, words: number): void {
-  const { pro, landing, lameStart, lameShift } = table;
-  for (let i = 0; i < table.count; i++) {
-    const base = i * table.stride;
-    for (let w = 0; w < words; w++) pro[base + w] = openPad[PAD + w] & landing[base + w];
-    for (let l = lameStart[i]; l < lameStart[i + 1]; l++) {
-      const s = lameShift[l];
-      const e = Math.abs(s);
-      const q = Math.min(e >>> 5, words + 1) * Math.sign(s);
-      for (let w = 0; w < words; w++) pro[base + w] &= shiftedAt(openPad, w, q, e & 31, s >= 0);
-    }
-    const chain = table.chains[i];
-    if (chain !== null) {
-      chain.levels[0].set(pro.subarray(base, base + words));
-      extendRideChain(chain, table.delta[i]);
-    }
-  }
-  table.epoch = solveCount;
-}
-
 /** Sets `small.moved` to every square one move along `table` from the set at `src[at]`. */
 function step(small: SmallPiece, table: RayTable, src: ArrayLike<number>, at: number): void {
   const { moved, leap, words } = small;
-  if (table.epoch !== solveCount) makePro(table, words);
+  if (table.epoch !== solveCount) makePro(table, words, openPad, solveCount);
   for (let w = 0; w < words; w++) {
     front[PAD + w] = src[at + w];
     moved[w] = 0;
@@ -265,9 +177,16 @@ function step(small: SmallPiece, table: RayTable, src: ArrayLike<number>, at: nu
     if (words > 2) moved[2] |= m2;
     if (words > 3) moved[3] |= m3;
   }
-  const hop = small.hop;
-  if (hop !== null)
-    hopWords(hop.hops, hop.files, hop.ranks, openPad, PAD, src, at, words, table === small.reverse, moved);
+  const hops = small.hops;
+  if (hops === null) return;
+  if (table === small.reverse) hopSmall(hops.reverse, front, openPad, open, words, false, moved);
+  else {
+    // Forward, the rides before a hurdle skip earlier frontiers: visited less this one.
+    const { through } = hops;
+    const { visited } = small;
+    for (let w = 0; w < words; w++) through[w] = openPad[PAD + w] & ~(visited[w] & ~front[PAD + w]);
+    hopSmall(hops.forward, front, openPad, through, words, true, moved);
+  }
 }
 
 /**
@@ -295,7 +214,11 @@ export function solveFairySmall(geo: Geometry, piece: FairyPiece, data: ArrayLik
   if (single) {
     step(small, small.reverse, data, t);
     before.set(moved);
+    let any = 0;
+    for (let w = 0; w < words; w++) any |= moved[w] | (data[words + w] & data[t + w]);
+    if (any === 0) return -1; // no square moves to the target, which no source is
   }
+  if (small.hops !== null) small.hops.forward.seen.fill(0);
   let early = false;
   for (let w = 0; w < words; w++) {
     steps[w] = data[words + w];
