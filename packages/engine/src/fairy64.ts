@@ -7,11 +7,13 @@
  * for a ride; the backward fill takes the reversed rays. It leaves its layers where
  * `StandardSolution` reads them.
  *
- * Hoppers hop set-wise here too (`fairy64-hops.ts`). With a hopper's single target, the squares
- * one move before it are found first, as on other small boards (`fairy-small.ts`).
+ * Hoppers hop set-wise here too (`fairy64-hops.ts`), and a hopper's question is filled from both
+ * ends by turns (`solveHopper64`): many have no path, and the end that reaches fewer squares
+ * shows it sooner.
  */
 
 import type { FairyPiece } from './betza.js';
+import { popcount64 } from './bitset.js';
 import { type Hop64, hop64, hopHalves, hopStep64, resetHurdles } from './fairy64-hops.js';
 
 /** One ray on 8 x 8: shift by `delta` from the squares of the guard, `max` leaps at most. */
@@ -101,11 +103,14 @@ function shift(lo: number, hi: number, d: number): void {
 /** The fill's scratch: per ray the guard of this solve (files, less the lame starts). */
 const guardsLo = new Int32Array(160); // at most 9 atoms x 8 leaps x plain and lame rays
 const guardsHi = new Int32Array(160);
+/** The reversed rays' guards, for a hopper's solve, which steps both ways by turns. */
+const reverseLo = new Int32Array(160);
+const reverseHi = new Int32Array(160);
 let stepLo = 0;
 let stepHi = 0;
 
-/** Sets each ray's guard for the passable set (pLo, pHi). */
-function setGuards(rays: readonly Ray64[], pLo: number, pHi: number): void {
+/** Sets each ray's guard for the passable set (pLo, pHi), into (guardsLo, guardsHi). */
+function setGuards(rays: readonly Ray64[], pLo: number, pHi: number, guardsLo: Int32Array, guardsHi: Int32Array): void {
   for (let i = 0; i < rays.length; i++) {
     const { filesLo, filesHi, lame } = rays[i];
     let gLo = filesLo;
@@ -121,8 +126,16 @@ function setGuards(rays: readonly Ray64[], pLo: number, pHi: number): void {
   }
 }
 
-/** One move of every ray from (fLo, fHi) onto passable squares, into stepLo/stepHi. */
-function step(rays: readonly Ray64[], fLo: number, fHi: number, pLo: number, pHi: number): void {
+/** One move of every ray (guards guardsLo, guardsHi) from (fLo, fHi) onto passable squares, into stepLo/stepHi. */
+function step(
+  rays: readonly Ray64[],
+  fLo: number,
+  fHi: number,
+  pLo: number,
+  pHi: number,
+  guardsLo: Int32Array,
+  guardsHi: Int32Array,
+): void {
   let outLo = 0;
   let outHi = 0;
   for (let i = 0; i < rays.length; i++) {
@@ -162,73 +175,132 @@ export function solveFairy64(
   tHi: number,
 ): number {
   const rays = rays64(piece);
-  const hopping = rays.hopsForward.length > 0;
+  if (rays.hopsForward.length > 0) return solveHopper64(rays, pLo, pHi, sLo, sHi, tLo, tHi);
   const words = fairy64Words;
-  // A hopper's single target (not a source): the squares one move before it first. None, and
-  // it is out of reach (on a board with few hurdles, most squares are); else a frontier that
-  // meets them ends the forward fill a step early (the last, largest step), and they are the
-  // first backward step.
-  let bLo = 0;
-  let bHi = 0;
-  const single = hopping && (tHi === 0 ? tLo !== 0 && (tLo & (tLo - 1)) === 0 : tLo === 0 && (tHi & (tHi - 1)) === 0);
-  if (single && ((sLo & tLo) | (sHi & tHi)) === 0) {
-    setGuards(rays.reverse, pLo, pHi);
-    step(rays.reverse, tLo, tHi, pLo, pHi);
-    hopStep64(rays.hopsReverse, tLo, tHi, pLo, pHi, pLo, pHi, false, stepLo, stepHi);
-    bLo = hopHalves[0];
-    bHi = hopHalves[1];
-    if ((bLo | bHi) === 0) return -1;
-  }
   let vLo = sLo;
   let vHi = sHi;
   let fLo = sLo;
   let fHi = sHi;
   let k = 0;
-  let early = false;
-  setGuards(rays.forward, pLo, pHi);
-  if (hopping) resetHurdles(rays.hopsForward.length);
+  setGuards(rays.forward, pLo, pHi, guardsLo, guardsHi);
   for (;;) {
     words[2 * k] = fLo;
     words[2 * k + 1] = fHi;
     if (((fLo & tLo) | (fHi & tHi)) !== 0) break;
     if ((fLo | fHi) === 0) return -1;
-    k++;
-    if (((fLo & bLo) | (fHi & bHi)) !== 0) {
-      words[2 * k] = tLo;
-      words[2 * k + 1] = tHi;
-      early = true;
-      break;
-    }
-    step(rays.forward, fLo, fHi, pLo, pHi);
-    // Rides before a hurdle skip the squares of earlier frontiers (visited, less this one).
-    if (hopping) {
-      hopStep64(rays.hopsForward, fLo, fHi, pLo, pHi, pLo & ~(vLo ^ fLo), pHi & ~(vHi ^ fHi), true, stepLo, stepHi);
-      stepLo = hopHalves[0];
-      stepHi = hopHalves[1];
-    }
+    step(rays.forward, fLo, fHi, pLo, pHi, guardsLo, guardsHi);
     fLo = stepLo & ~vLo;
     fHi = stepHi & ~vHi;
     vLo |= fLo;
     vHi |= fHi;
+    k++;
   }
   const distance = k;
   words[2 * distance] &= tLo;
   words[2 * distance + 1] &= tHi;
-  setGuards(rays.reverse, pLo, pHi);
+  setGuards(rays.reverse, pLo, pHi, guardsLo, guardsHi);
   for (k = distance; k > 0; k--) {
-    if (early && k === distance) {
-      stepLo = bLo;
-      stepHi = bHi;
-    } else {
-      step(rays.reverse, words[2 * k], words[2 * k + 1], pLo, pHi);
-      if (hopping) {
-        hopStep64(rays.hopsReverse, words[2 * k], words[2 * k + 1], pLo, pHi, pLo, pHi, false, stepLo, stepHi);
-        stepLo = hopHalves[0];
-        stepHi = hopHalves[1];
-      }
-    }
+    step(rays.reverse, words[2 * k], words[2 * k + 1], pLo, pHi, guardsLo, guardsHi);
     words[2 * k - 2] &= stepLo;
     words[2 * k - 1] &= stepHi;
+  }
+  return distance;
+}
+
+/** One move of `rays` (their guards `gLo`, `gHi`) and `hops` from (fLo, fHi), into stepLo/stepHi (`hopStep64`'s o and seen). */
+function move(
+  rays: readonly Ray64[],
+  gLo: Int32Array,
+  gHi: Int32Array,
+  hops: readonly Hop64[],
+  fLo: number,
+  fHi: number,
+  pLo: number,
+  pHi: number,
+  oLo: number,
+  oHi: number,
+  seen: boolean,
+): void {
+  step(rays, fLo, fHi, pLo, pHi, gLo, gHi);
+  hopStep64(hops, fLo, fHi, pLo, pHi, oLo, oHi, seen, stepLo, stepHi);
+  stepLo = hopHalves[0];
+  stepHi = hopHalves[1];
+}
+
+/** A hopper's backward frontiers B_0 .. B_b (B_j: the squares j moves before T'), halves. */
+const backWords = new Int32Array(2 * 65);
+
+/**
+ * `solveFairy64` for a hopper: from both ends. The forward frontiers F_a (from S') and the
+ * backward ones B_b (to T', reversed moves) grow by turns, the smaller first, until one meets
+ * the squares the other has reached: the first to do so meets them in F_a ∩ B_b, and D = a + b
+ * (no shorter path, or an earlier turn would have met). A hopper's moves reach few squares on a
+ * board with few hurdles, so many questions have no path, and the end with fewer squares
+ * (often the target that no square hops to) runs out first, where a forward fill would visit
+ * all that the sources reach. Then L_a = F_a ∩ B_b, L_(k-1) = F_(k-1) ∩ (one move back from
+ * L_k) down to L_0, and L_k = (one move on from L_(k-1)) ∩ B_(D-k) up to L_D.
+ */
+function solveHopper64(rays: Rays64, pLo: number, pHi: number, sLo: number, sHi: number, tLo: number, tHi: number) {
+  const words = fairy64Words;
+  const back = backWords;
+  words[0] = sLo & tLo;
+  words[1] = sHi & tHi;
+  if ((words[0] | words[1]) !== 0) return 0;
+  if ((sLo | sHi) === 0 || (tLo | tHi) === 0) return -1;
+  setGuards(rays.forward, pLo, pHi, guardsLo, guardsHi);
+  setGuards(rays.reverse, pLo, pHi, reverseLo, reverseHi);
+  resetHurdles(rays.hopsForward.length);
+  const { forward, reverse, hopsForward, hopsReverse } = rays;
+  words[0] = sLo;
+  words[1] = sHi;
+  back[0] = tLo;
+  back[1] = tHi;
+  // Frontiers (f, b) and the squares each end has reached (v, w).
+  let [fLo, fHi, vLo, vHi, bLo, bHi, wLo, wHi] = [sLo, sHi, sLo, sHi, tLo, tHi, tLo, tHi];
+  let a = 0;
+  let b = 0;
+  let mLo = 0;
+  let mHi = 0;
+  while ((mLo | mHi) === 0) {
+    if (popcount64(fLo, fHi) < popcount64(bLo, bHi)) {
+      // The forward rides skip earlier frontiers (reached, less this one), as `hopStep64` says.
+      move(forward, guardsLo, guardsHi, hopsForward, fLo, fHi, pLo, pHi, pLo & ~(vLo ^ fLo), pHi & ~(vHi ^ fHi), true);
+      fLo = stepLo & ~vLo;
+      fHi = stepHi & ~vHi;
+      vLo |= fLo;
+      vHi |= fHi;
+      a++;
+      words[2 * a] = fLo;
+      words[2 * a + 1] = fHi;
+      if ((fLo | fHi) === 0) return -1;
+      mLo = fLo & wLo;
+      mHi = fHi & wHi;
+    } else {
+      move(reverse, reverseLo, reverseHi, hopsReverse, bLo, bHi, pLo, pHi, pLo, pHi, false);
+      bLo = stepLo & ~wLo;
+      bHi = stepHi & ~wHi;
+      wLo |= bLo;
+      wHi |= bHi;
+      b++;
+      back[2 * b] = bLo;
+      back[2 * b + 1] = bHi;
+      if ((bLo | bHi) === 0) return -1;
+      mLo = bLo & vLo;
+      mHi = bHi & vHi;
+    }
+  }
+  const distance = a + b;
+  words[2 * a] = mLo;
+  words[2 * a + 1] = mHi;
+  for (let k = a; k > 0; k--) {
+    move(reverse, reverseLo, reverseHi, hopsReverse, words[2 * k], words[2 * k + 1], pLo, pHi, pLo, pHi, false);
+    words[2 * k - 2] &= stepLo;
+    words[2 * k - 1] &= stepHi;
+  }
+  for (let k = a + 1; k <= distance; k++) {
+    move(forward, guardsLo, guardsHi, hopsForward, words[2 * k - 2], words[2 * k - 1], pLo, pHi, pLo, pHi, false);
+    words[2 * k] = stepLo & back[2 * (distance - k)];
+    words[2 * k + 1] = stepHi & back[2 * (distance - k) + 1];
   }
   return distance;
 }
