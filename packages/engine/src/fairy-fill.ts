@@ -50,8 +50,11 @@ export interface FairyShifts {
   readonly chains: boolean;
   /** Counts the solves these shifts served: a chain made in another solve is stale. */
   epoch: number;
-  /** The solve the dense hops were refreshed for (`refreshHops`); -1 before the first. */
+  /** The solve the hurdles were refreshed for (`refreshHops`); -1 before the first. */
   hopEpoch: number;
+  /** The solves the dense hops forward and reversed were refreshed for; -1 before the first. */
+  hopEpochForward: number;
+  hopEpochReverse: number;
 }
 
 /**
@@ -154,6 +157,8 @@ function boardShifts(geo: Geometry, piece: FairyPiece): BoardShifts {
       ranks: geo.ranks,
       epoch: 0,
       hopEpoch: -1,
+      hopEpochForward: -1,
+      hopEpochReverse: -1,
     };
     shiftsByPiece.set(id, shifts, heldBytes(shifts));
   }
@@ -176,13 +181,19 @@ export function fairyShifts(geo: Geometry, piece: FairyPiece, passable: Int32Arr
   return shifts;
 }
 
-/** Makes the hops' set-wise tables of `shifts` fit `passable`, once per solve (on a dense step's first need). */
-export function refreshHops(fairy: FairyShifts, passable: Int32Array): void {
+/**
+ * Makes the hops' set-wise tables of `shifts` (forward, or `reverse`) fit `passable`, once per
+ * solve and direction, on a dense step's first need: a solve may never hop set-wise backward.
+ */
+export function refreshHops(fairy: FairyShifts, passable: Int32Array, reverse: boolean): void {
   const shifts = fairy as BoardShifts;
-  if (shifts.hopEpoch === shifts.epoch) return;
-  shifts.hopEpoch = shifts.epoch;
-  const { closed, all } = shifts;
-  for (let w = 0; w < closed.length; w++) closed[w] = all[w] & ~passable[w];
-  refreshDenseHops(shifts.hopsForward, passable, closed);
-  refreshDenseHops(shifts.hopsReverse, passable, closed);
+  const { closed, all, epoch } = shifts;
+  if (shifts.hopEpoch !== epoch) {
+    shifts.hopEpoch = epoch;
+    for (let w = 0; w < closed.length; w++) closed[w] = all[w] & ~passable[w];
+  }
+  if (reverse ? shifts.hopEpochReverse === epoch : shifts.hopEpochForward === epoch) return;
+  if (reverse) shifts.hopEpochReverse = epoch;
+  else shifts.hopEpochForward = epoch;
+  refreshDenseHops(reverse ? shifts.hopsReverse : shifts.hopsForward, passable, closed);
 }

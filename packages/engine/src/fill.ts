@@ -274,6 +274,7 @@ export class WordFill {
         if (targets !== null) {
           for (let i = from; i < to; i++) if ((frontiers.val[i] & targets[frontiers.idx[i]]) !== 0) return k;
         }
+        if (before !== null && k === 0 && before.isEmpty()) return -1; // no square moves to the target
         if (before !== null) {
           // The target is one move away: F_{k+1} ∩ T' is the target, and the rest of F_{k+1}
           // is never read, so the step (the largest of a rider's fill) is skipped.

@@ -57,6 +57,12 @@ export class Accumulator {
     this.touched = new Int32Array(size);
   }
 
+  /** Whether it holds no square (a touched word may have been masked to zero). */
+  isEmpty(): boolean {
+    for (let i = 0; i < this.n; i++) if (this.words[this.touched[i]] !== 0) return false;
+    return true;
+  }
+
   /** ORs `v` into word `w`. */
   or(w: number, v: number): void {
     if (this.mark[w] === 0) {
