@@ -17,7 +17,7 @@
 import type { FairyPiece } from './betza.js';
 import { SMALL_WORDS } from './board.js';
 import { rideDense } from './fairy-rides.js';
-import { hopSmall, type SmallHops, smallHops } from './fairy-small-hops.js';
+import { hopSmall as hopSmallBound, type SmallHops, smallHops } from './fairy-small-hops.js';
 import {
   makePro,
   PAD as PADBound,
@@ -34,6 +34,7 @@ import { heldBytes, keptTables } from './memory.js';
 // may read an imported binding through a getter at every use.
 const PAD = PADBound;
 const shiftedAt = shiftedAtBound;
+const hopSmall = hopSmallBound;
 
 /** Frontiers, then layers: word `k * words + w` is word w of step k (grown as needed, up to 256 steps). */
 let steps: Int32Array = new Int32Array(64 * SMALL_WORDS);

@@ -13,8 +13,20 @@
  */
 
 import type { FairyPiece } from './betza.js';
-import { popcount64 } from './bitset.js';
-import { type Hop64, hop64, hopHalves, hopStep64, resetHurdles } from './fairy64-hops.js';
+import { popcount64 as popcount64Bound } from './bitset.js';
+import {
+  type Hop64,
+  hop64,
+  hopHalves as hopHalvesBound,
+  hopStep64 as hopStep64Bound,
+  resetHurdles,
+} from './fairy64-hops.js';
+
+// Imports used at every step, copied once: a loader that rewrites modules (tsx, in the bench)
+// may read an imported binding through a getter at every use.
+const popcount64 = popcount64Bound;
+const hopHalves = hopHalvesBound;
+const hopStep64 = hopStep64Bound;
 
 /** One ray on 8 x 8: shift by `delta` from the squares of the guard, `max` leaps at most. */
 interface Ray64 {
