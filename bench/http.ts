@@ -40,7 +40,9 @@
  *   literals in the text, the requests cycling through the 6,000 (autocannon's setupRequest);
  * - asked before, variables: the same questions as one fixed document with `$q: PathQuery!`;
  * - never asked: a new random question per request (none repeated, none of the 6,000; the
- *   first 60,000 bodies written before the row starts).
+ *   first 60,000 bodies written before the row starts), written as literals;
+ * - never asked, variables: the same, as the variables of the one fixed document of the
+ *   asked-before variables row (how front ends ask: the document is parsed and validated once).
  * It prints each row's requests/s and its ratio to the trivial row with the goals (0.9, 0.95,
  * 0.8), and which layer answered each row, from the differences of the /metrics counters around
  * the measured round: the response cache, the memo of hot results, the database, or the engine.
@@ -48,7 +50,7 @@
  * asked-before row fit: after its first cycle a row is answered from the response cache. The
  * server inherits this environment, so `RESPONSE_CACHE_SIZE=0` measures the rows executed from the
  * memo, and `RESULT_MEMO_SIZE=0` too read them from the database. BENCH_ONLY=distinct runs server D alone (BENCH_URL then points it at a running
- * server), BENCH_DISTINCT_ROWS chooses some of its rows (trivial,literals,variables,never),
+ * server), BENCH_DISTINCT_ROWS chooses some of its rows (trivial,literals,variables,never,never-variables,batch),
  * BENCH_ROUNDS runs the rows in turn that many times (default 1; medians are printed: on a busy
  * machine the load moves between rows, and a ratio is taken within its round), and
  * BENCH_SERVER_ARGS adds Node flags to the servers started here (e.g. `--cpu-prof
@@ -266,6 +268,12 @@ function neverAsked(seen: Set<string>): AutocannonRequest {
   return handingOut(madeAhead(NEVER_ASKED_READY, () => body(literal(unseenQuestion(random, seen)))));
 }
 
+/** Like `neverAsked`, one new question a request as the variables of one fixed document (how front ends ask). */
+function neverAskedVariables(seen: Set<string>): AutocannonRequest {
+  const random = seededRandom(seen.size + 20261129);
+  return handingOut(madeAhead(NEVER_ASKED_READY, () => body(VARIABLES_QUERY, { q: unseenQuestion(random, seen) })));
+}
+
 /** Like `neverAsked`, a hundred new questions a request, as the variables of one batch document. */
 function neverAskedBatches(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261128);
@@ -387,7 +395,9 @@ interface DistinctRow extends Row {
 
 /** Server D: the four rows of the issue, side by side, on the defaults and a fresh database. */
 async function distinct(external: string | undefined): Promise<DistinctRow[]> {
-  const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never,batch').split(',');
+  const chosen = (process.env.BENCH_DISTINCT_ROWS ?? 'trivial,literals,variables,never,never-variables,batch').split(
+    ',',
+  );
   const random = seededRandom(20261126);
   const seen = new Set<string>();
   const questions = Array.from({ length: DISTINCT_QUESTIONS }, () => unseenQuestion(random, seen));
@@ -402,6 +412,12 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
       name: 'never asked before',
       goal: 0.8,
       request: () => neverAsked(seen),
+    },
+    {
+      key: 'never-variables',
+      name: 'never asked, variables',
+      goal: 0.6,
+      request: () => neverAskedVariables(seen),
     },
     // Not one of the issue's rows: how a front end with many new positions asks for them.
     { key: 'batch', name: 'never asked, 100 a request', perRequest: PER_BATCH, request: () => neverAskedBatches(seen) },

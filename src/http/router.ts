@@ -27,6 +27,9 @@ import { isPlaygroundPath, PLAYGROUND_WORKER_PATH, playgroundRoute } from './pla
 import { sendError, sendJson } from './replies.js';
 import { isViewerPath, viewerRoute } from './viewer-route.js';
 
+/** The URL of a request for exactly GRAPHQL_PATH, shared (read, never written). */
+const GRAPHQL_URL = new URL(GRAPHQL_PATH, 'http://localhost');
+
 /** Methods counted by name; anything else is `OTHER`, so labels stay bounded. */
 const KNOWN_METHODS = new Set(['GET', 'POST', 'HEAD', 'OPTIONS']);
 
@@ -119,7 +122,8 @@ export function createRequestHandler(deps: HandlerDeps) {
     const started = process.hrtime.bigint();
     let url: URL;
     try {
-      url = new URL(req.url ?? '/', 'http://localhost');
+      // The endpoint's own path, as every POST of a front end asks it: parsed once (no route writes to its URL).
+      url = req.url === GRAPHQL_PATH ? GRAPHQL_URL : new URL(req.url ?? '/', 'http://localhost');
     } catch {
       sendError(res, 400, ErrorCode.BadRequest, 'Malformed request URL');
       return;
