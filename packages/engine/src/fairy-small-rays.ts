@@ -122,8 +122,9 @@ export function makePro(table: RayTable, words: number, open: Int32Array, epoch:
     for (let w = 0; w < words; w++) pro[base + w] = open[PAD + w] & landing[base + w];
     for (let l = lameStart[i]; l < lameStart[i + 1]; l++) {
       const s = lameShift[l];
-      const [q, t] = shiftParts(s, words);
-      for (let w = 0; w < words; w++) pro[base + w] &= shiftedAt(open, w, q, t, s >= 0);
+      const e = Math.abs(s);
+      const q = Math.min(e >>> 5, words + 1) * Math.sign(s); // as `shiftParts`, without an array
+      for (let w = 0; w < words; w++) pro[base + w] &= shiftedAt(open, w, q, e & 31, s >= 0);
     }
     const chain = table.chains[i];
     if (chain !== null) {
