@@ -1,13 +1,16 @@
 /**
  * The WebAssembly build of the wide boards' king and knight fill (`wasm/knight-wide.ts`), with
  * the same `solve` as `WideKnightFill` of `knight-wide.ts` and the king of `LeaperFill`
- * (`leapers.ts`), which stay the fallback where WebAssembly is refused. The module is compiled synchronously once, when this file loads (about 2 kB). It has
+ * (`leapers.ts`), which stay the fallback where WebAssembly is refused. Its steps are pushed or
+ * pulled (see the kernel); `setWideKnightSteps` forces one way for the tests. The module is
+ * compiled synchronously once, when this file loads (under 4 kB, which browsers allow). It has
  * one memory, laid out for one board size at a time: a fill for another size lays it out again
  * (growing it for a larger board) before it solves, so fills of several sizes can alternate.
  */
 import { decodeBase64Url } from './base64url.js';
 import { KNIGHT_WIDE_WASM } from './generated/knight-wide-wasm.js';
 import type { Geometry } from './geometry.js';
+import { slabInt32 } from './slab.js';
 import type { SparseLayers } from './words.js';
 
 /** What the module exports. */
@@ -17,6 +20,7 @@ interface KnightWideExports {
   offset(which: number): number;
   padding(): number;
   words(): number;
+  setMode(mode: number): void;
   solve(piece: number): number;
 }
 
@@ -41,6 +45,14 @@ let laidOutFor: WasmWideKnightFill | null = null;
 /** True where the WebAssembly knight fill runs here. */
 export function wasmWideKnightAvailable(): boolean {
   return kernel !== null;
+}
+
+/**
+ * How the kernel's forward steps go: `auto` (pulled through a dense window or pushed from the
+ * frontier, whichever is cheaper), or always `push` or always `pull` (for the tests).
+ */
+export function setWideKnightSteps(steps: 'auto' | 'push' | 'pull'): void {
+  kernel?.setMode(steps === 'auto' ? 0 : steps === 'push' ? 1 : 2);
 }
 
 /** The king's and the knight's unit fill on WebAssembly for one board size (check `wasmWideKnightAvailable` first). */
@@ -91,11 +103,10 @@ export class WasmWideKnightFill {
     const distance = k.solve(piece === 'KING' ? 1 : 0);
     if (distance < 0) return null;
     const n = k.words();
-    // One array for the three lists: a typed array of more than 64 bytes is allocated outside
-    // the heap, which costs about a microsecond a kilobyte, so three cost a tenth of a 64 x 64
-    // knight solve.
+    // One array for the three lists, cut from a slab when small (`slab.ts`): a typed array of
+    // its own costs about a microsecond, a tenth of a 64 x 64 knight solve.
     const layers = distance + 2;
-    const all = new Int32Array(layers + 2 * n);
+    const all = slabInt32(layers + 2 * n);
     all.set(heap.subarray(this.layerStart, this.layerStart + layers));
     all.set(heap.subarray(this.layerIdx, this.layerIdx + n), layers);
     all.set(heap.subarray(this.layerVal, this.layerVal + n), layers + n);

@@ -11,6 +11,7 @@ import { InputError, type InputPath } from './errors.js';
 import { parseFen } from './fen.js';
 import type { Mover } from './moves.js';
 import { sha256Hex } from './sha256.js';
+import { slabInt32 } from './slab.js';
 import { parseSquare, squareIndexOrMinus1 } from './squares.js';
 import { type Board, type CanonicalProblem, type OrthodoxMover, type PathQuery, PIECES, type Piece } from './types.js';
 
@@ -31,7 +32,7 @@ export function wordsAt(data: Words, offset: number, count: number): Int32Array 
  */
 export function allocateWords(words: number, count: number, small = false): Words {
   if (words === 2 && count === 3) return [0, 0, 0, 0, 0, 0]; // packed small integers
-  if (words > (small ? SMALL_WORDS : 2)) return new Int32Array(words * count);
+  if (words > (small ? SMALL_WORDS : 2)) return slabInt32(words * count); // a view when small (`slab.ts`)
   const out: number[] = [];
   for (let i = 0; i < words * count; i++) out.push(0);
   return out;

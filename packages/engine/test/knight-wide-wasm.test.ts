@@ -4,15 +4,17 @@
  * of `leapers.ts`). WebAssembly must run
  * in Node (a build that silently fell back would pass every other test); both must match the
  * reference BFS, on every width the unit fill takes and with board sizes alternating between
- * questions (the module lays its memory out again for each); solve must give the same result
- * on either; and where WebAssembly is refused the engine falls back and still answers.
+ * questions (the module lays its memory out again for each), with its steps pushed, pulled or
+ * chosen (each way forced in turn, on 64, 128 and 256 files, masks, several sources and
+ * targets, forward and backward); solve must give the same result on either; and where
+ * WebAssembly is refused the engine falls back and still answers.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeBase64Url } from '../src/base64url.js';
 import { KNIGHT_WIDE_WASM } from '../src/generated/knight-wide-wasm.js';
 import { solve } from '../src/index.js';
-import { wasmWideKnightAvailable } from '../src/knight-wide-wasm.js';
+import { setWideKnightSteps, wasmWideKnightAvailable } from '../src/knight-wide-wasm.js';
 import { buildCase, expectResultMatchesReference, recipeArbitrary, snapshotResult } from './support/engine-harness.js';
 import { mazeQuery } from './support/maze.js';
 import { referenceParseHex, referenceParseSquare, referenceSolve } from './support/reference-bfs.js';
@@ -33,6 +35,7 @@ const knightCases = (boards: fc.Arbitrary<{ files: number; ranks: number }>) =>
 
 describe('the wide king and knight kernels', () => {
   afterEach(() => {
+    setWideKnightSteps('auto');
     vi.unstubAllGlobals();
     vi.resetModules();
   });
@@ -56,6 +59,51 @@ describe('the wide king and knight kernels', () => {
       { numRuns: 300 },
     );
     expect(reachable).toBeGreaterThan(100);
+  });
+
+  it('matches the reference BFS with every step pushed, every step pulled, or each chosen', () => {
+    // Large boards with few obstacles make a knight's frontier fill whole ranks (pulled when
+    // chosen); dense obstacles and kings keep frontiers thin (pushed).
+    const boards = fc.constantFrom(
+      { files: 64, ranks: 64 },
+      { files: 64, ranks: 23 },
+      { files: 128, ranks: 128 },
+      { files: 128, ranks: 17 },
+      { files: 256, ranks: 256 },
+      { files: 256, ranks: 12 },
+    );
+    let reachable = 0;
+    fc.assert(
+      fc.property(knightCases(boards), fc.constantFrom('push', 'pull', 'auto'), ({ query, problem }, steps) => {
+        const answer = referenceSolve(problem);
+        if (answer.reachable && (answer.distance ?? 0) > 1) reachable++;
+        setWideKnightSteps(steps as 'push' | 'pull' | 'auto');
+        expectResultMatchesReference(solve(query), problem, answer, { pageSize: 2, pageCount: 1 });
+      }),
+      { numRuns: 90 },
+    );
+    expect(reachable).toBeGreaterThan(20);
+  });
+
+  it('crosses mazes with every step pushed or pulled', () => {
+    for (const steps of ['push', 'pull'] as const) {
+      setWideKnightSteps(steps);
+      for (const [i, piece] of [
+        [5, 'KING'],
+        [40, 'KNIGHT'],
+      ] as const) {
+        const query = { ...mazeQuery(i, 64), piece };
+        const board = { files: 64, ranks: 64 };
+        const problem = {
+          piece,
+          ...board,
+          passable: referenceParseHex(query.mask, board) ?? [],
+          sources: query.from.map((name) => referenceParseSquare(name, board) ?? -1),
+          targets: query.to.map((name) => referenceParseSquare(name, board) ?? -1),
+        };
+        expectResultMatchesReference(solve(query), problem, referenceSolve(problem), { pageSize: 2, pageCount: 1 });
+      }
+    }
   });
 
   it('solve gives the same result, field by field, on either kernel, on 256 x 256 too', () => {

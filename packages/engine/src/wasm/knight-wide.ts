@@ -4,120 +4,64 @@
  * (`scripts/build-wasm.mjs`). The same algorithm as `knight-wide.ts` and the king of
  * `leapers.ts`, where a unit is two 32-bit halves (or a rank of 256 files eight words) and every
  * shift and carry is done twice; here a unit is one `u64`. `knight-wide-wasm.ts` loads it.
- * Frontiers stay sparse lists of units: a maze king's frontier is a dozen words a step, so a
- * step costs in proportion to the frontier, never to the board.
- *
- * Memory, laid out by `layout` for one board size from the module's heap base (all unit arrays
- * padded with `pad` zero units on both sides, so moves off the board need no bounds check):
- * the four file masks, the passable squares not yet reached (`open`), the targets, the emitted
- * moves (`out`, all zero between steps), the touched units, the sources (unpadded), the pool of
- * frontier entries (unit, bits), the frontier starts, and the layers as 32-bit words
- * (`layerStart`, `layerIdx`, `layerVal`) in the form of `SparseLayers`.
+ * Frontiers are sparse lists of units: a maze king's frontier is a dozen words a step, so a
+ * step costs in proportion to the frontier, never to the board. A step goes one of two ways:
+ * pushed (each frontier unit ORs its moves into `out`, listing the units it touches, which are
+ * then filtered), or pulled (the frontier is scattered into the dense `dense`, and every unit of
+ * the window it can reach gathers its moves from there, in order, with no list and no second
+ * pass). Pulling costs per unit of the window, pushing several times as much per frontier unit,
+ * so a knight's step pulls when its window is at most `DENSE_RATIO` times its frontier (its
+ * ring on a 64 x 64 board: nearly every rank of the window), and pushes otherwise. A king's
+ * step pushes (a maze king's frontier is a few units in a wide window; pulled, the 256 x 256
+ * maze ran slower). The backward pass pushes: L_{k+1} is the shortest paths' squares only, a few
+ * units, where pulling would cost per unit of F_k.
+ * The memory's layout is `knight-wide-memory.ts`.
  */
 
-let units: i32 = 0;
-let rank: i32 = 0;
-let pad: i32 = 0;
-let east1: usize = 0;
-let east2: usize = 0;
-let west1: usize = 0;
-let west2: usize = 0;
-let open: usize = 0;
-let targets: usize = 0;
-let out: usize = 0;
-let touched: usize = 0;
-let sources: usize = 0;
-let poolUnit: usize = 0;
-let poolBits: usize = 0;
-let starts: usize = 0;
-let layerStart: usize = 0;
-let layerIdx: usize = 0;
-let layerVal: usize = 0;
+import {
+  dense,
+  east1,
+  east2,
+  i32At,
+  layerIdx,
+  layerStart,
+  layerVal,
+  open,
+  out,
+  pad,
+  poolBits,
+  poolUnit,
+  rank,
+  setI32,
+  setU64,
+  sources,
+  starts,
+  targets,
+  touched,
+  u64At,
+  units,
+  west1,
+  west2,
+} from './knight-wide-memory';
+
+export { layout, offset, padding } from './knight-wide-memory';
+
 let layerWords: i32 = 0;
 /** The piece of the solve under way: the king when true, else the knight. */
 let king = false;
+/** Units the moves reach beyond a frontier's first and last unit. */
+let reach: i32 = 0;
+/** Lowest and highest unit of the frontier last made (padded indices). */
+let lo: i32 = 0;
+let hi: i32 = 0;
+/** 0: each step pushes or pulls, whichever is cheaper; 1: push always; 2: pull always (tests). */
+let mode: i32 = 0;
+/** A knight's step pulls when its window has at most this many units per frontier unit. */
+const DENSE_RATIO: i32 = 3;
 
-// @ts-ignore: decorator
-@inline
-function u64At(base: usize, i: i32): u64 {
-  return load<u64>(base + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline
-function setU64(base: usize, i: i32, v: u64): void {
-  store<u64>(base + (<usize>i << 3), v);
-}
-
-// @ts-ignore: decorator
-@inline
-function i32At(base: usize, i: i32): i32 {
-  return load<i32>(base + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline
-function setI32(base: usize, i: i32, v: i32): void {
-  store<i32>(base + (<usize>i << 2), v);
-}
-
-/** Lays the arrays out for a board of `units_` units, `rank_` a rank; returns the bytes it needs. */
-export function layout(units_: i32, rank_: i32, squares: i32): usize {
-  units = units_;
-  rank = rank_;
-  pad = 2 * rank + 2;
-  const padded = <usize>(units + 2 * pad) << 3;
-  // A unit joins a frontier only with a square not reached before: at most 64 times, plus once
-  // as a source.
-  const entries = <usize>(65 * units);
-  let at = (__heap_base + 7) & ~7;
-  east1 = at;
-  east2 = east1 + padded;
-  west1 = east2 + padded;
-  west2 = west1 + padded;
-  open = west2 + padded;
-  targets = open + padded;
-  out = targets + padded;
-  sources = out + padded;
-  poolBits = sources + (<usize>units << 3);
-  poolUnit = poolBits + (entries << 3);
-  touched = poolUnit + (entries << 2);
-  starts = touched + (padded >> 1);
-  layerStart = starts + (<usize>(squares + 2) << 2);
-  layerIdx = layerStart + (<usize>(squares + 2) << 2);
-  layerVal = layerIdx + (entries << 3);
-  return layerVal + (entries << 3);
-}
-
-/** Byte offset of an array `layout` placed: 0-3 the masks, 4 open, 5 targets, 6 sources, 7-9 the layers. */
-export function offset(which: i32): usize {
-  switch (which) {
-    case 0:
-      return east1;
-    case 1:
-      return east2;
-    case 2:
-      return west1;
-    case 3:
-      return west2;
-    case 4:
-      return open;
-    case 5:
-      return targets;
-    case 6:
-      return sources;
-    case 7:
-      return layerStart;
-    case 8:
-      return layerIdx;
-    default:
-      return layerVal;
-  }
-}
-
-/** Padding, in units (the masks, open and targets start with it). */
-export function padding(): i32 {
-  return pad;
+/** Sets how steps go: 0 the cheaper way, 1 always pushed, 2 always pulled (for the tests). */
+export function setMode(m: i32): void {
+  mode = m;
 }
 
 /** Words in the layers of the last `solve`. */
@@ -135,42 +79,55 @@ function emit(n: i32, u: i32, v: u64): i32 {
   return n;
 }
 
-/** Emits the knight moves of pool entries `from .. to`; returns the number of touched units. */
+/** Emits a knight's moves from unit `u`: `one` (one file over) two ranks up and down, `two` one rank. */
+// @ts-ignore: decorator
+@inline
+function knightAt(n: i32, u: i32, one: u64, two: u64): i32 {
+  n = emit(n, u + 2 * rank, one);
+  n = emit(n, u - 2 * rank, one);
+  n = emit(n, u + rank, two);
+  return emit(n, u - rank, two);
+}
+
+/** `knightAt` for the bits carried into a neighbouring unit (rare: compiled once, called). */
+function knightCarry(n: i32, u: i32, one: u64, two: u64): i32 {
+  return knightAt(n, u, one, two);
+}
+
+/** Emits `h` on unit `u`'s rank and the ranks above and below (a king's moves). */
+// @ts-ignore: decorator
+@inline
+function kingAt(n: i32, u: i32, h: u64): i32 {
+  n = emit(n, u + rank, h);
+  n = emit(n, u, h);
+  return emit(n, u - rank, h);
+}
+
+/** `kingAt` for the bits carried into a neighbouring unit (rare: compiled once, called). */
+function kingCarry(n: i32, u: i32, h: u64): i32 {
+  return kingAt(n, u, h);
+}
+
+/**
+ * Emits the knight moves of pool entries `from .. to`; returns the number of touched units.
+ * Within a unit no mask is needed (a bit shifted past either end leaves it); the bits carried
+ * into the neighbouring units of the rank are masked at the rank's ends (none on 64 files).
+ */
 function stepKnight(from: i32, to: i32): i32 {
-  const r2 = 2 * rank;
   let n = 0;
   for (let e = from; e < to; e++) {
     const x = u64At(poolBits, e);
     if (x == 0) continue;
     const u = i32At(poolUnit, e);
-    const e1 = x & u64At(east1, u);
-    const w1 = x & u64At(west1, u);
-    const e2 = x & u64At(east2, u);
-    const w2 = x & u64At(west2, u);
     // One file east or west lands two ranks up or down; two files, one rank.
-    const one = (e1 << 1) | (w1 >> 1);
-    const two = (e2 << 2) | (w2 >> 2);
-    n = emit(n, u + r2, one);
-    n = emit(n, u - r2, one);
-    n = emit(n, u + rank, two);
-    n = emit(n, u - rank, two);
-    // Carries into the neighbouring units of the rank: the top bits east, the bottom bits west.
-    const oneEast = e1 >> 63;
-    const twoEast = e2 >> 62;
-    if ((oneEast | twoEast) != 0) {
-      n = emit(n, u + 1 + r2, oneEast);
-      n = emit(n, u + 1 - r2, oneEast);
-      n = emit(n, u + 1 + rank, twoEast);
-      n = emit(n, u + 1 - rank, twoEast);
-    }
-    const oneWest = w1 << 63;
-    const twoWest = w2 << 62;
-    if ((oneWest | twoWest) != 0) {
-      n = emit(n, u - 1 + r2, oneWest);
-      n = emit(n, u - 1 - r2, oneWest);
-      n = emit(n, u - 1 + rank, twoWest);
-      n = emit(n, u - 1 - rank, twoWest);
-    }
+    n = knightAt(n, u, (x << 1) | (x >> 1), (x << 2) | (x >> 2));
+    if (rank == 1) continue;
+    const oneEast = (x & u64At(east1, u)) >> 63;
+    const twoEast = (x & u64At(east2, u)) >> 62;
+    if ((oneEast | twoEast) != 0) n = knightCarry(n, u + 1, oneEast, twoEast);
+    const oneWest = (x & u64At(west1, u)) << 63;
+    const twoWest = (x & u64At(west2, u)) << 62;
+    if ((oneWest | twoWest) != 0) n = knightCarry(n, u - 1, oneWest, twoWest);
   }
   return n;
 }
@@ -188,22 +145,9 @@ function stepKing(from: i32, to: i32): i32 {
     const u = i32At(poolUnit, e);
     const east = x & u64At(east1, u);
     const west = x & u64At(west1, u);
-    const h = x | (east << 1) | (west >> 1);
-    n = emit(n, u + rank, h);
-    n = emit(n, u, h);
-    n = emit(n, u - rank, h);
-    const carryEast = east >> 63;
-    if (carryEast != 0) {
-      n = emit(n, u + 1 + rank, carryEast);
-      n = emit(n, u + 1, carryEast);
-      n = emit(n, u + 1 - rank, carryEast);
-    }
-    const carryWest = west << 63;
-    if (carryWest != 0) {
-      n = emit(n, u - 1 + rank, carryWest);
-      n = emit(n, u - 1, carryWest);
-      n = emit(n, u - 1 - rank, carryWest);
-    }
+    n = kingAt(n, u, x | (east << 1) | (west >> 1));
+    if (east >> 63 != 0) n = kingCarry(n, u + 1, east >> 63);
+    if (west << 63 != 0) n = kingCarry(n, u - 1, west << 63);
   }
   return n;
 }
@@ -213,24 +157,108 @@ function step(from: i32, to: i32): i32 {
   return king ? stepKing(from, to) : stepKnight(from, to);
 }
 
+/**
+ * The moves into unit `u` from the squares scattered in `dense`: the squares of `u` a move
+ * reaches from them, or (both pieces being symmetric) the squares of `u` a move reaches them
+ * from. A file mask is the same on every rank, so a source's mask is read at the unit of its
+ * file; the bits carried across units come from the units east and west (none on 64 files).
+ */
+// @ts-ignore: decorator
+@inline
+function pull(u: i32): u64 {
+  let m: u64 = 0;
+  if (king) {
+    const a = u64At(dense, u - rank) | u64At(dense, u) | u64At(dense, u + rank);
+    m = a | (a << 1) | (a >> 1);
+    if (rank > 1) {
+      const b = u64At(dense, u - 1 - rank) | u64At(dense, u - 1) | u64At(dense, u - 1 + rank);
+      const c = u64At(dense, u + 1 - rank) | u64At(dense, u + 1) | u64At(dense, u + 1 + rank);
+      m |= ((b & u64At(east1, u - 1)) >> 63) | ((c & u64At(west1, u + 1)) << 63);
+    }
+    return m;
+  }
+  const r2 = 2 * rank;
+  const a = u64At(dense, u - r2) | u64At(dense, u + r2);
+  const b = u64At(dense, u - rank) | u64At(dense, u + rank);
+  m = (a << 1) | (a >> 1) | (b << 2) | (b >> 2);
+  if (rank > 1) {
+    const ae = u64At(dense, u - 1 - r2) | u64At(dense, u - 1 + r2);
+    const be = u64At(dense, u - 1 - rank) | u64At(dense, u - 1 + rank);
+    const aw = u64At(dense, u + 1 - r2) | u64At(dense, u + 1 + r2);
+    const bw = u64At(dense, u + 1 - rank) | u64At(dense, u + 1 + rank);
+    m |= ((ae & u64At(east1, u - 1)) >> 63) | ((be & u64At(east2, u - 1)) >> 62);
+    m |= ((aw & u64At(west1, u + 1)) << 63) | ((bw & u64At(west2, u + 1)) << 62);
+  }
+  return m;
+}
+
+/** Writes the bits of pool entries `from .. to` into `dense` (or zeros when `clear`). */
+function scatter(from: i32, to: i32, clear: bool): void {
+  for (let e = from; e < to; e++) setU64(dense, i32At(poolUnit, e), clear ? 0 : u64At(poolBits, e));
+}
+
+/** Targets met by the step last made. */
+let hit: u64 = 0;
+
+/**
+ * Makes the next frontier from pool entries `from .. to` by pulling: every unit of the window
+ * `first .. last` in order (so the new frontier is sorted). Returns the end of the new frontier.
+ */
+function pullStep(from: i32, to: i32, first: i32, last: i32): i32 {
+  scatter(from, to, false);
+  let at = to;
+  for (let u = first; u <= last; u++) {
+    const o = u64At(open, u);
+    const v = pull(u) & o;
+    if (v == 0) continue;
+    setU64(open, u, o & ~v);
+    setI32(poolUnit, at, u);
+    setU64(poolBits, at++, v);
+    hit |= v & u64At(targets, u);
+    lo = min(lo, u);
+    hi = u;
+  }
+  scatter(from, to, true);
+  return at;
+}
+
+/** Makes the next frontier from pool entries `from .. to` by pushing; returns its end. */
+// @ts-ignore: decorator
+@inline
+function pushStep(from: i32, to: i32): i32 {
+  const n = step(from, to);
+  let at = to;
+  let met: u64 = 0;
+  for (let i = 0; i < n; i++) {
+    const u = i32At(touched, i);
+    const v = u64At(out, u) & u64At(open, u);
+    setU64(out, u, 0);
+    if (v != 0) {
+      setU64(open, u, u64At(open, u) & ~v);
+      setI32(poolUnit, at, u);
+      setU64(poolBits, at++, v);
+      met |= v & u64At(targets, u);
+      if (king) continue; // never pulled but in the tests' mode 2, where it never pushes
+      lo = min(lo, u);
+      hi = max(hi, u);
+    }
+  }
+  hit = met;
+  return at;
+}
+
 /** Forward fill until a frontier meets the targets; returns its step, or -1. */
 function forward(): i32 {
   for (let k = 0; k <= units << 6; k++) {
+    const from = i32At(starts, k);
     const to = i32At(starts, k + 1);
-    const n = step(i32At(starts, k), to);
-    let at = to;
-    let hit: u64 = 0;
-    for (let i = 0; i < n; i++) {
-      const u = i32At(touched, i);
-      const v = u64At(out, u) & u64At(open, u);
-      setU64(out, u, 0);
-      if (v != 0) {
-        setU64(open, u, u64At(open, u) & ~v);
-        setI32(poolUnit, at, u);
-        setU64(poolBits, at++, v);
-        hit |= v & u64At(targets, u);
-      }
-    }
+    const first = max(lo - reach, pad);
+    const last = min(hi + reach, pad + units - 1);
+    hit = 0;
+    lo = 0x7fffffff;
+    hi = -1;
+    const pulled = mode == 2 || (mode == 0 && !king && last - first + 1 <= DENSE_RATIO * (to - from));
+    const at = pulled ? pullStep(from, to, first, last) : pushStep(from, to);
     if (at == to) return -1;
     setI32(starts, k + 2, at);
     if (hit != 0) return k + 1;
@@ -243,7 +271,8 @@ function backward(distance: i32): void {
   for (let e = i32At(starts, distance); e < i32At(starts, distance + 1); e++) {
     setU64(poolBits, e, u64At(poolBits, e) & u64At(targets, i32At(poolUnit, e)));
   }
-  // Both pieces move symmetrically: the squares a move comes from are the squares it reaches.
+  // Pushed from L_{k+1}, a few units of a frontier (the shortest paths' squares only): both
+  // pieces move symmetrically, so the squares a move comes from are the squares it reaches.
   for (let k = distance; k > 0; k--) {
     const n = step(i32At(starts, k), i32At(starts, k + 1));
     for (let e = i32At(starts, k - 1); e < i32At(starts, k); e++) {
@@ -281,8 +310,11 @@ function layersOut(distance: i32): void {
  */
 export function solve(piece: i32): i32 {
   king = piece == 1;
+  reach = king ? rank + 1 : 2 * rank + 1;
+  lo = 0x7fffffff;
+  hi = -1;
   let n = 0;
-  let hit: u64 = 0;
+  let met: u64 = 0;
   for (let w = 0; w < units; w++) {
     const x = u64At(sources, w);
     if (x == 0) continue;
@@ -290,12 +322,14 @@ export function solve(piece: i32): i32 {
     setI32(poolUnit, n, u);
     setU64(poolBits, n++, x);
     setU64(open, u, u64At(open, u) & ~x);
-    hit |= x & u64At(targets, u);
+    met |= x & u64At(targets, u);
+    lo = min(lo, u);
+    hi = u;
   }
   setI32(starts, 0, 0);
   setI32(starts, 1, n);
   if (n == 0) return -1;
-  const distance = hit != 0 ? 0 : forward();
+  const distance = met != 0 ? 0 : forward();
   if (distance < 0) return -1;
   backward(distance);
   layersOut(distance);
