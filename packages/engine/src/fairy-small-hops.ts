@@ -1,12 +1,16 @@
 /**
  * Hoppers (`p` cannon, `g` grasshopper; `fairy-hops.ts` has their moves) in the small-board
- * fairy fill (`fairy-small.ts`), set-wise on the fill's padded words, never square by square. Per
+ * fairy fill (`fairy-small.ts`), set-wise on the fill's padded words, a frontier at a time. Per
  * direction, the set rides leap by leap over passable landings (a set that empties ends the
  * ride: with hurdles about, rides are short), and every landing that is not passable is a hurdle
  * reached first; from the hurdles, one leap onto a passable square (`g`) or a ride over passable
  * squares (`p`). A leap's landings are `(X + d) ∩ (files + d)`, the board's landings of the leap,
  * kept per board; P is read as it is, so nothing is made per solve. The reversed hop is the same
  * along the reversed leap, with no ride before a grasshopper's hurdle and a ride after it.
+ *
+ * Only from a set of one square (a source, a single target, often a layer) does a hop walk, square
+ * by square along each direction: a few bit tests where each leap of the set-wise ride shifts
+ * every word (the Janggi cannon's 9 x 10 fill 1.4 -> 1.1 us).
  *
  * The forward fill prunes what its earlier steps did: a ride before a hurdle does not go on over
  * the squares of earlier frontiers (their hops in this direction were taken from them), and the
@@ -41,6 +45,11 @@ export interface SmallHops {
   readonly landing: Int32Array;
   /** Hop i's hurdles reached in this solve's forward fill, at words `i * stride ..`. */
   readonly seen: Int32Array;
+  /** Per hop, its leap (reversed for reversed hops), and the board's sides: for a walk from one square. */
+  readonly dx: Int32Array;
+  readonly dy: Int32Array;
+  readonly files: number;
+  readonly ranks: number;
 }
 
 /**
@@ -64,10 +73,16 @@ export function smallHops(geo: Geometry, rays: readonly HopRay[], reverse: boole
     stride,
     landing: new Int32Array(count * stride),
     seen: new Int32Array(count * stride),
+    dx: new Int32Array(count),
+    dy: new Int32Array(count),
+    files,
+    ranks: geo.ranks,
   };
   hops.forEach(({ dx, dy, hop }, i) => {
     const [sx, sy] = reverse ? [-dx, -dy] : [dx, dy];
     const d = sy * files + sx;
+    table.dx[i] = sx;
+    table.dy[i] = sy;
     [table.q[i], table.t[i]] = shiftParts(d, words);
     table.up[i] = d >= 0 ? 1 : 0;
     table.before[i] = !reverse || hop === 'p' ? 1 : 0;
@@ -97,10 +112,63 @@ export function hopSmall(
   seen: boolean,
   out: Int32Array,
 ): void {
-  if (words <= 4) {
-    hopSmall4(hops, src, open, through, seen, out, words);
-    return;
+  // One square (a source, a single target, often a layer) walks: cheaper than shifting words.
+  let square = -1;
+  for (let w = 0; w < words; w++) {
+    const x = src[PAD + w];
+    if (x === 0) continue;
+    if (square >= 0 || (x & (x - 1)) !== 0) {
+      square = -2;
+      break;
+    }
+    square = (w << 5) + 31 - Math.clz32(x);
   }
+  if (square >= 0) hopSquare(hops, square, open, out);
+  else if (words <= 4) hopSmall4(hops, src, open, through, seen, out, words);
+  else hopWords(hops, src, open, through, words, seen, out);
+}
+
+/** ORs into `out` every square one hop of `hops` from the square `u` lands on, P padded in `open`. */
+function hopSquare(hops: SmallHops, u: number, open: Int32Array, out: Int32Array): void {
+  const { files, ranks, before, after } = hops;
+  const f0 = u % files;
+  const r0 = (u - f0) / files;
+  for (let i = 0; i < hops.count; i++) {
+    const dx = hops.dx[i];
+    const dy = hops.dy[i];
+    const d = dy * files + dx;
+    // Leaps to the board's edge along the hop: k at most, the hurdle the first closed landing.
+    const k =
+      Math.min(
+        dx > 0 ? (files - 1 - f0) / dx : dx < 0 ? f0 / -dx : 256,
+        dy > 0 ? (ranks - 1 - r0) / dy : dy < 0 ? r0 / -dy : 256,
+      ) | 0;
+    let j = 1;
+    let v = u + d;
+    if (before[i] === 1) {
+      while (j <= k && ((open[PAD + (v >>> 5)] >>> (v & 31)) & 1) === 1) {
+        j++;
+        v += d;
+      }
+    }
+    if (j > k || ((open[PAD + (v >>> 5)] >>> (v & 31)) & 1) === 1) continue;
+    for (j++, v += d; j <= k && ((open[PAD + (v >>> 5)] >>> (v & 31)) & 1) === 1; j++, v += d) {
+      out[v >>> 5] |= 1 << (v & 31);
+      if (after[i] === 0) break;
+    }
+  }
+}
+
+/** `hopSmall` on a board of more than 4 words, a set word by word. */
+function hopWords(
+  hops: SmallHops,
+  src: Int32Array,
+  open: Int32Array,
+  through: Int32Array,
+  words: number,
+  seen: boolean,
+  out: Int32Array,
+): void {
   const { q, t, up, before, after, landing } = hops;
   for (let i = 0; i < hops.count; i++) {
     const base = i * hops.stride;
