@@ -64,6 +64,7 @@ export class WasmWideKnightFill {
   private layerStart = 0;
   private layerIdx = 0;
   private layerVal = 0;
+  private layerCount = 0;
   private pad = 0;
 
   constructor(private readonly geo: Geometry) {}
@@ -81,7 +82,7 @@ export class WasmWideKnightFill {
     const masks = [geo.notEastFiles[0], geo.notEastFiles[1], geo.notWestFiles[0], geo.notWestFiles[1]];
     for (const [i, mask] of masks.entries()) heap.set(mask, (k.offset(i) >>> 2) + this.pad);
     [this.open, this.targets, this.sources] = [4, 5, 6].map((i) => k.offset(i) >>> 2);
-    [this.layerStart, this.layerIdx, this.layerVal] = [7, 8, 9].map((i) => k.offset(i) >>> 2);
+    [this.layerStart, this.layerIdx, this.layerVal, this.layerCount] = [7, 8, 9, 10].map((i) => k.offset(i) >>> 2);
     laidOutFor = this;
   }
 
@@ -103,19 +104,23 @@ export class WasmWideKnightFill {
     const distance = k.solve(piece === 'KING' ? 1 : 0);
     if (distance < 0) return null;
     const n = k.words();
-    // One array for the three lists, cut from a slab when small (`slab.ts`): a typed array of
-    // its own costs about a microsecond, a tenth of a 64 x 64 knight solve.
+    // One array for the four lists, cut from a slab when small (`slab.ts`): a typed array of
+    // its own costs about a microsecond, a tenth of a 64 x 64 knight solve. The layers' counts
+    // come along, so that reading a count of a 256 x 256 maze's thousands of layers costs a load.
     const layers = distance + 2;
-    const all = slabInt32(layers + 2 * n);
+    const lists = 2 * layers - 1;
+    const all = slabInt32(lists + 2 * n);
     all.set(heap.subarray(this.layerStart, this.layerStart + layers));
-    all.set(heap.subarray(this.layerIdx, this.layerIdx + n), layers);
-    all.set(heap.subarray(this.layerVal, this.layerVal + n), layers + n);
+    all.set(heap.subarray(this.layerCount, this.layerCount + layers - 1), layers);
+    all.set(heap.subarray(this.layerIdx, this.layerIdx + n), lists);
+    all.set(heap.subarray(this.layerVal, this.layerVal + n), lists + n);
     return {
       distance,
       layers: {
         start: all.subarray(0, layers),
-        idx: all.subarray(layers, layers + n),
-        val: all.subarray(layers + n),
+        counts: all.subarray(layers, lists),
+        idx: all.subarray(lists, lists + n),
+        val: all.subarray(lists + n),
       },
     };
   }

@@ -66,13 +66,18 @@ export class SparseLayerStore implements LayerStore {
 
 /** One layer of a `SparseLayerStore`. */
 class SparseSquareSet implements SquareSet {
-  private cachedIndices: number[] | undefined = undefined;
-  private cachedBitboard: string | undefined = undefined;
+  declare private cachedIndices: number[] | undefined;
+  declare private cachedBitboard: string | undefined;
+  // Assigned, not class fields (which V8 defines in a separate step): a 256 x 256 maze's answer
+  // makes thousands of these.
   constructor(
     private readonly board: Board,
     private readonly sparse: SparseLayers,
     private readonly k: number,
-  ) {}
+  ) {
+    this.cachedIndices = undefined;
+    this.cachedBitboard = undefined;
+  }
 
   private dense(): Int32Array {
     const out = new Int32Array(wordsFor(this.board.files * this.board.ranks));
@@ -107,7 +112,8 @@ class SparseSquareSet implements SquareSet {
   }
 
   get count(): number {
-    const { start, val } = this.sparse;
+    const { start, val, counts } = this.sparse;
+    if (counts !== undefined) return counts[this.k];
     let n = 0;
     for (let i = start[this.k]; i < start[this.k + 1]; i++) n += popcount32(val[i]);
     return n;

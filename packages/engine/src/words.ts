@@ -10,6 +10,8 @@ export interface SparseLayers {
   start: Int32Array;
   idx: Int32Array;
   val: Int32Array;
+  /** Squares in each layer, where the fill counted them (the WebAssembly unit fill). */
+  counts?: Int32Array;
 }
 
 /** Non-zero words of a square set as parallel (word index, word value) lists. */

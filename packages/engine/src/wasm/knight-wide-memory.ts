@@ -8,8 +8,9 @@
  * bounds check: the four file masks, the passable squares not yet reached (`open`), the
  * targets, the emitted moves (`out`, all zero between steps), the sources (unpadded), the
  * touched units, the pool of frontier entries (unit, bits), the frontier starts, the layers as
- * 32-bit words (`layerStart`, `layerIdx`, `layerVal`) in the form of `SparseLayers`, and the
- * scattered frontier of a pulled step (`dense`, all zero between steps).
+ * 32-bit words (`layerStart`, `layerIdx`, `layerVal`) in the form of `SparseLayers`, the
+ * scattered frontier of a pulled step (`dense`, all zero between steps), and the squares in each
+ * layer (`layerCount`).
  */
 
 /** Units of the board, units a rank, and the padding (units) on either side of each array. */
@@ -33,6 +34,9 @@ export let starts: usize = 0;
 export let layerStart: usize = 0;
 export let layerIdx: usize = 0;
 export let layerVal: usize = 0;
+export let layerCount: usize = 0;
+/** Words `layerIdx` and `layerVal` hold. */
+export let layerCap: i32 = 0;
 
 // @ts-ignore: decorator
 @inline
@@ -67,6 +71,7 @@ export function layout(units_: i32, rank_: i32, squares: i32): usize {
   // A unit joins a frontier only with a square not reached before: at most 64 times, plus once
   // as a source.
   const entries = <usize>(65 * units);
+  layerCap = <i32>entries * 2;
   let at = (__heap_base + 7) & ~7;
   east1 = at;
   east2 = east1 + padded;
@@ -84,10 +89,11 @@ export function layout(units_: i32, rank_: i32, squares: i32): usize {
   layerIdx = layerStart + (<usize>(squares + 2) << 2);
   layerVal = layerIdx + (entries << 3);
   dense = layerVal + (entries << 3);
-  return dense + padded;
+  layerCount = dense + padded;
+  return layerCount + (<usize>(squares + 2) << 2);
 }
 
-/** Byte offset of an array `layout` placed: 0-3 the masks, 4 open, 5 targets, 6 sources, 7-9 the layers. */
+/** Byte offset of an array `layout` placed: 0-3 the masks, 4 open, 5 targets, 6 sources, 7-10 the layers. */
 export function offset(which: i32): usize {
   switch (which) {
     case 0:
@@ -108,8 +114,10 @@ export function offset(which: i32): usize {
       return layerStart;
     case 8:
       return layerIdx;
-    default:
+    case 9:
       return layerVal;
+    default:
+      return layerCount;
   }
 }
 

@@ -23,6 +23,8 @@ import {
   east1,
   east2,
   i32At,
+  layerCap,
+  layerCount,
   layerIdx,
   layerStart,
   layerVal,
@@ -231,10 +233,11 @@ function pushStep(from: i32, to: i32): i32 {
   let met: u64 = 0;
   for (let i = 0; i < n; i++) {
     const u = i32At(touched, i);
-    const v = u64At(out, u) & u64At(open, u);
+    const o = u64At(open, u);
+    const v = u64At(out, u) & o;
     setU64(out, u, 0);
     if (v != 0) {
-      setU64(open, u, u64At(open, u) & ~v);
+      setU64(open, u, o & ~v);
       setI32(poolUnit, at, u);
       setU64(poolBits, at++, v);
       met |= v & u64At(targets, u);
@@ -266,40 +269,54 @@ function forward(): i32 {
   return -1; // not reached: every step reaches a square not reached before
 }
 
-/** Turns frontiers 0..D into layers in place: L_D = F_D ∩ T', L_k = F_k ∩ moves(L_{k+1}). */
-function backward(distance: i32): void {
-  for (let e = i32At(starts, distance); e < i32At(starts, distance + 1); e++) {
-    setU64(poolBits, e, u64At(poolBits, e) & u64At(targets, i32At(poolUnit, e)));
+/**
+ * Keeps of F_k (pool entries) the squares in `mask`, and writes the non-zero words of what is
+ * kept into the layer words just below word `at` (the layers are written from the top down);
+ * returns the new `at`. Layer k's squares are counted.
+ */
+function keep(k: i32, mask: usize, at: i32): i32 {
+  let count: u64 = 0;
+  for (let e = i32At(starts, k); e < i32At(starts, k + 1); e++) {
+    const u = i32At(poolUnit, e);
+    const x = u64At(poolBits, e) & u64At(mask, u);
+    setU64(poolBits, e, x);
+    if (x == 0) continue;
+    count += popcnt(x);
+    const w = (u - pad) << 1;
+    // Both halves written into the free word below `at`, each kept only when non-zero (at
+    // worst word -1 is written, the last of `layerStart`, which holds no layer's start).
+    setI32(layerIdx, at - 1, w + 1);
+    setI32(layerVal, at - 1, <i32>(x >> 32));
+    at -= <i32>((x >> 32) != 0);
+    setI32(layerIdx, at - 1, w);
+    setI32(layerVal, at - 1, <i32>x);
+    at -= <i32>(<u32>x != 0);
   }
+  setI32(layerCount, k, <i32>count);
+  setI32(layerStart, k, at);
+  return at;
+}
+
+/**
+ * Turns frontiers 0..D into layers: L_D = F_D ∩ T', L_k = F_k ∩ moves(L_{k+1}), and writes
+ * them out as they are found, only their non-zero words (a maze's frontiers hold several times
+ * the squares of its layers: writing out every frontier word cost a sixth of the solve), from
+ * the top of the layer words down; then moves the words to the bottom (`SparseLayers`' form).
+ */
+function backward(distance: i32): void {
+  setI32(layerStart, distance + 1, layerCap);
+  let at = keep(distance, targets, layerCap);
   // Pushed from L_{k+1}, a few units of a frontier (the shortest paths' squares only): both
   // pieces move symmetrically, so the squares a move comes from are the squares it reaches.
   for (let k = distance; k > 0; k--) {
     const n = step(i32At(starts, k), i32At(starts, k + 1));
-    for (let e = i32At(starts, k - 1); e < i32At(starts, k); e++) {
-      setU64(poolBits, e, u64At(poolBits, e) & u64At(out, i32At(poolUnit, e)));
-    }
+    at = keep(k - 1, out, at);
     for (let i = 0; i < n; i++) setU64(out, i32At(touched, i), 0);
   }
-}
-
-/** Layers 0..D as 32-bit words with unpadded indices; a zero word is written, then overwritten. */
-function layersOut(distance: i32): void {
-  let at = 0;
-  for (let k = 0; k <= distance; k++) {
-    setI32(layerStart, k, at);
-    for (let e = i32At(starts, k); e < i32At(starts, k + 1); e++) {
-      const w = (i32At(poolUnit, e) - pad) << 1;
-      const x = u64At(poolBits, e);
-      setI32(layerIdx, at, w);
-      setI32(layerVal, at, <i32>x);
-      at += <i32>(<u32>x != 0);
-      setI32(layerIdx, at, w + 1);
-      setI32(layerVal, at, <i32>(x >> 32));
-      at += <i32>((x >> 32) != 0);
-    }
-  }
-  setI32(layerStart, distance + 1, at);
-  layerWords = at;
+  layerWords = layerCap - at;
+  memory.copy(layerIdx, layerIdx + (<usize>at << 2), <usize>layerWords << 2);
+  memory.copy(layerVal, layerVal + (<usize>at << 2), <usize>layerWords << 2);
+  for (let k = 0; k <= distance + 1; k++) setI32(layerStart, k, i32At(layerStart, k) - at);
 }
 
 /**
@@ -332,6 +349,5 @@ export function solve(piece: i32): i32 {
   const distance = met != 0 ? 0 : forward();
   if (distance < 0) return -1;
   backward(distance);
-  layersOut(distance);
   return distance;
 }
