@@ -71,13 +71,13 @@ export function words(): i32 {
   return layerWords;
 }
 
-/** ORs `v` into `out` at unit `u`, listing `u` when it turns non-zero; returns the new count. */
+/** ORs non-zero `v` into `out` at unit `u`, listing `u` when it was zero; returns the new count. */
 // @ts-ignore: decorator
 @inline
 function emit(n: i32, u: i32, v: u64): i32 {
   const old = u64At(out, u);
   setU64(out, u, old | v);
-  if (old == 0 && v != 0) setI32(touched, n++, u);
+  if (old == 0) setI32(touched, n++, u);
   return n;
 }
 
@@ -93,7 +93,10 @@ function knightAt(n: i32, u: i32, one: u64, two: u64): i32 {
 
 /** `knightAt` for the bits carried into a neighbouring unit (rare: compiled once, called). */
 function knightCarry(n: i32, u: i32, one: u64, two: u64): i32 {
-  return knightAt(n, u, one, two);
+  // `emit` lists a unit on any first write: no zero is written, so none is listed twice.
+  if (one != 0) n = emit(emit(n, u + 2 * rank, one), u - 2 * rank, one);
+  if (two != 0) n = emit(emit(n, u + rank, two), u - rank, two);
+  return n;
 }
 
 /** Emits `h` on unit `u`'s rank and the ranks above and below (a king's moves). */
