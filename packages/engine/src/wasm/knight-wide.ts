@@ -1,21 +1,16 @@
 /**
- * The king's and the knight's fill for boards whose ranks are whole 64-bit units (64 x 64,
- * 128 x 128, 256 x 256, ...), in AssemblyScript, compiled to WebAssembly by `npm run build`
- * (`scripts/build-wasm.mjs`). The same algorithm as `knight-wide.ts` and the king of
- * `leapers.ts`, where a unit is two 32-bit halves (or a rank of 256 files eight words) and every
- * shift and carry is done twice; here a unit is one `u64`. `knight-wide-wasm.ts` loads it.
- * Frontiers are sparse lists of units: a maze king's frontier is a dozen words a step, so a
- * step costs in proportion to the frontier, never to the board. A step goes one of two ways:
- * pushed (each frontier unit ORs its moves into `out`, listing the units it touches, which are
- * then filtered), or pulled (the frontier is scattered into the dense `dense`, and every unit of
- * the window it can reach gathers its moves from there, in order, with no list and no second
- * pass). Pulling costs per unit of the window, pushing several times as much per frontier unit,
- * so a knight's step pulls when its window is at most `DENSE_RATIO` times its frontier (its
- * ring on a 64 x 64 board: nearly every rank of the window), and pushes otherwise. A king's
- * step pushes (a maze king's frontier is a few units in a wide window; pulled, the 256 x 256
- * maze ran slower). The backward pass pushes: L_{k+1} is the shortest paths' squares only, a few
- * units, where pulling would cost per unit of F_k.
- * The memory's layout is `knight-wide-memory.ts`.
+ * The king's and the knight's fill for boards whose ranks are whole 64-bit units (64 x 64 to
+ * 256 x 256), in AssemblyScript, compiled by `npm run build` (`scripts/build-wasm.mjs`) and
+ * loaded by `knight-wide-wasm.ts`: the algorithm of `knight-wide.ts` and the king of
+ * `leapers.ts`, with a unit one `u64` instead of two 32-bit halves. Frontiers are sparse lists
+ * of units, so a step costs in proportion to the frontier (a maze king's is a dozen units).
+ * A step is pushed (each frontier unit ORs its moves into `out`, listing the units it touches,
+ * then filtered) or pulled (the frontier scattered into `dense`, every unit of the window it can
+ * reach gathers its moves from there in order: no list, no second pass). A knight's step pulls
+ * when its window is at most `DENSE_RATIO` times its frontier (its ring on 64 x 64 fills nearly
+ * every rank of the window); a king's always pushes (pulled, the 256 x 256 maze ran slower), and
+ * so does the backward pass (L_{k+1} is a few units; pulling costs per unit of F_k). The layers
+ * are written out as the backward pass finds them. Memory layout: `knight-wide-memory.ts`.
  */
 
 import {
