@@ -24,15 +24,23 @@ export const HOT_RESULTS_MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Estimated memory of a hot result: its packed layers and the views built from them, or, for a
- * result solved here whose layers were never packed, its board; plus its problem text.
+ * result solved here whose layers were never packed, its board; plus its problem text, and the
+ * slabs it may hold (`SLAB_HELD`).
  */
 function resultSize(result: PathResult): number {
   const packed = knownPacked(result);
   const layers = packed
     ? 8 * packedBytes(packed)
     : 2 * result.board.files * result.board.ranks + 64 * ((result.distance ?? 0) + 1);
-  return 1024 + layers + 3 * result.mask.length;
+  return 1024 + layers + 3 * result.mask.length + (result.board.files * result.board.ranks > 64 ? SLAB_HELD : 0);
 }
+
+/**
+ * What a result on a board larger than 8 x 8 may keep alive besides its own words: the engine
+ * cuts its problem's and its layers' small typed arrays from shared 8 kB slabs, and a kept view
+ * keeps its slab.
+ */
+const SLAB_HELD = 2 * 8192;
 
 /** Hot results by canonical key, least recently used dropped first. */
 export class HotResults {

@@ -26,14 +26,17 @@ const MAX_REMEMBERED_INPUT = 4096;
 
 /**
  * Estimated bytes of a remembered input: its text, and the prepared problem (its square sets as
- * numbers, and, once asked, its canonical problem's texts: three sets in hex, a Betza text, the
+ * numbers or the buffer holding them, and, once asked, its canonical problem's texts: three sets in hex, a Betza text, the
  * 64-digit key). The fairy piece itself is the engine's, kept in its Betza cache.
  */
 function entrySize(prepared: Prepared, id: string): number {
   const squares = prepared.board.files * prepared.board.ranks;
   const betza = prepared.fairy?.betza.length ?? 0;
   const texts = 3 * Math.ceil(squares / 4) + betza + 64;
-  return 512 + textBytes(id) + 8 * prepared.data.length + CHARACTER_BYTES * texts;
+  // A typed array's whole buffer: the engine cuts small ones from a shared 8 kB slab, which a
+  // remembered problem keeps alive.
+  const data = prepared.data instanceof Int32Array ? prepared.data.buffer.byteLength : 8 * prepared.data.length;
+  return 512 + textBytes(id) + data + CHARACTER_BYTES * texts;
 }
 
 /** Prepared problems by query input, least recently used dropped first. */
