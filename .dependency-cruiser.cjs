@@ -28,6 +28,25 @@ const graphqlFolders = {
   apollo: ['work', 'caching', 'limits', 'request', 'schema'],
 };
 
+/**
+ * The engine's folders, each with the folders it may import besides itself (and the package's
+ * root files `types.ts` and `errors.ts`, the public shapes and errors, which import nothing):
+ * util (caches, slabs, encodings) <- board (squares, square sets, FEN) <- betza (reading Betza)
+ * and kernels (the fills of leaps and rays, which know nothing of pieces) <- fairy (fairy pieces'
+ * fills) <- core (questions, the general fill, solutions, paths) <- games and pictures, which use
+ * the core and never each other. Only `index.ts` imports them all.
+ */
+const engineFolders = {
+  util: [],
+  board: ['util'],
+  betza: ['util'],
+  kernels: ['util', 'board'],
+  fairy: ['util', 'board', 'betza', 'kernels'],
+  core: ['util', 'board', 'betza', 'kernels', 'fairy'],
+  games: ['util', 'board', 'betza', 'kernels', 'fairy', 'core'],
+  pictures: ['util', 'board', 'betza', 'kernels', 'fairy', 'core'],
+};
+
 /** The command line, the top of the layers. */
 const cli = '^src/cli(\\.ts$|/)';
 
@@ -53,6 +72,23 @@ module.exports = {
       from: { path: `^src/graphql/${folder}/` },
       to: { path: '^src/graphql/', pathNot: `^src/graphql/(${[folder, ...below].join('|')})/` },
     })),
+    ...Object.entries(engineFolders).map(([folder, below]) => ({
+      name: `engine-${folder}-points-down`,
+      comment: `packages/engine/src/${folder} may import, of the engine, only ${[...below, 'types.ts', 'errors.ts'].join(', ')}`,
+      severity: 'error',
+      from: { path: `${engine}${folder}/` },
+      to: {
+        path: engine,
+        pathNot: [`${engine}(${[folder, ...below].join('|')})/`, `${engine}(types|errors)\\.ts$`, `${engine}generated/`],
+      },
+    })),
+    {
+      name: 'engine-root-files-are-leaves',
+      comment: "the engine's types.ts and errors.ts are what every folder shares, so they import nothing of the engine",
+      severity: 'error',
+      from: { path: `${engine}(types|errors)\\.ts$` },
+      to: { path: engine },
+    },
     {
       name: 'engine-is-pure',
       comment:

@@ -12,7 +12,7 @@ import { Worker } from 'node:worker_threads';
 export const SIDE = 64;
 const BOARD = { files: SIDE, ranks: SIDE };
 
-/** Letters of a 0-based file (a..z, aa..), as in packages/engine/src/squares.ts. */
+/** Letters of a 0-based file (a..z, aa..), as in packages/engine/src/board/squares.ts. */
 function fileName(file: number): string {
   let out = '';
   for (let f = file + 1; f > 0; f = Math.floor((f - 1) / 26)) out = String.fromCharCode(97 + ((f - 1) % 26)) + out;

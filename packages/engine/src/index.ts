@@ -13,23 +13,33 @@ export {
   MAX_CANONICAL_BETZA_LENGTH,
   ORTHODOX_BETZA,
   readBetza,
-} from './betza.js';
-export { countBits, formatBitboard, parseBitboard, WordSquareSet } from './bitset.js';
-export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board.js';
+} from './betza/betza.js';
+export { countBits, formatBitboard, parseBitboard, WordSquareSet } from './board/bitset.js';
+export { describeBoard, MAX_BOARD_SIDE, resolveBoard, STANDARD_BOARD } from './board/board.js';
+export { type ParsedPosition, type PlacedPiece, parseFen } from './board/fen.js';
+export { fileName, parseSquare, squareIndexOrMinus1, squareName } from './board/squares.js';
 export {
-  type DiagramSpec,
-  diagramSpecOf,
-  type OverlaySource,
-  renderAscii,
-  renderDiagram,
-  renderSvg,
-} from './diagram.js';
-export { pathHurdles } from './diagram-path.js';
-export { fairyMark, pieceGlyph } from './diagram-pieces.js';
-export { type DiagramCounts, diagramLengthBound } from './diagram-size.js';
+  checkPacked,
+  decodeLayers,
+  encodeLayers,
+  layerCount,
+  type PackedLayers,
+  packedBytes,
+  packLayers,
+} from './core/packed.js';
+export { encodePathCursor } from './core/paths.js';
+export { Prepared, prepareCanonical, prepareQuery } from './core/query.js';
+export { Solution } from './core/solution.js';
+export {
+  restoreResult,
+  type SolveOptions,
+  solutionFromPacked,
+  solve,
+  solveBatch,
+  solvePrepared,
+} from './core/solve.js';
 export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';
-export { forEachHop, hopHurdle } from './fairy-hops.js';
-export { type ParsedPosition, type PlacedPiece, parseFen } from './fen.js';
+export { forEachHop, hopHurdle } from './fairy/fairy-hops.js';
 export {
   type BoardEnding,
   type Game,
@@ -39,31 +49,14 @@ export {
   journeyRoute,
   playGame,
   readGame,
-} from './game.js';
+} from './games/game.js';
 export {
   journeyManeuvers,
   type KingWalk,
   type Maneuver,
   type ManeuverLeg,
   type ManeuverVerdict,
-} from './maneuvers.js';
-export {
-  DEFAULT_ENGINE_CACHE_BYTES,
-  type EngineCacheName,
-  type EngineCacheSize,
-  engineCacheSizes,
-  setEngineCacheBytes,
-} from './memory.js';
-export {
-  checkPacked,
-  decodeLayers,
-  encodeLayers,
-  layerCount,
-  type PackedLayers,
-  packedBytes,
-  packLayers,
-} from './packed.js';
-export { encodePathCursor } from './paths.js';
+} from './games/maneuvers.js';
 export {
   countPgnMoves,
   PgnError,
@@ -72,11 +65,20 @@ export {
   type PgnText,
   type PgnVariation,
   readPgn,
-} from './pgn.js';
-export { type WritePgnOptions, writePgn } from './pgn-write.js';
-export { attackedSquares, positionQuery } from './position.js';
-export { Prepared, prepareCanonical, prepareQuery } from './query.js';
-export { useSha256 } from './sha256.js';
+} from './games/pgn.js';
+export { type WritePgnOptions, writePgn } from './games/pgn-write.js';
+export { attackedSquares, positionQuery } from './games/position.js';
+export {
+  type DiagramSpec,
+  diagramSpecOf,
+  type OverlaySource,
+  renderAscii,
+  renderDiagram,
+  renderSvg,
+} from './pictures/diagram.js';
+export { pathHurdles } from './pictures/diagram-path.js';
+export { fairyMark, pieceGlyph } from './pictures/diagram-pieces.js';
+export { type DiagramCounts, diagramLengthBound } from './pictures/diagram-size.js';
 export {
   type DrawShape,
   overlayShapes,
@@ -84,15 +86,13 @@ export {
   type ShapeOptions,
   type ShapeSource,
   shapesToPgnComment,
-} from './shapes.js';
-export { Solution } from './solution.js';
-export {
-  restoreResult,
-  type SolveOptions,
-  solutionFromPacked,
-  solve,
-  solveBatch,
-  solvePrepared,
-} from './solve.js';
-export { fileName, parseSquare, squareIndexOrMinus1, squareName } from './squares.js';
+} from './pictures/shapes.js';
 export * from './types.js';
+export {
+  DEFAULT_ENGINE_CACHE_BYTES,
+  type EngineCacheName,
+  type EngineCacheSize,
+  engineCacheSizes,
+  setEngineCacheBytes,
+} from './util/memory.js';
+export { useSha256 } from './util/sha256.js';

@@ -3,7 +3,7 @@
  * what `drawSvg` draws. A fairy result's picture prints the piece's canonical Betza text, which
  * can be longer than the text asked, and the bound counts the canonical one; a hopper's picture
  * with its path rings the hurdles it jumps, which the bound counts too. (The engine's own
- * `diagramLengthBound` is checked on random diagrams in packages/engine/test/diagram-size.test.ts.)
+ * `diagramLengthBound` is checked on random diagrams in packages/engine/test/pictures/diagram-size.test.ts.)
  */
 import { canonicalBetza, solve } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';

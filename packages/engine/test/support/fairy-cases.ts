@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { readBetza } from '../../src/betza.js';
+import { readBetza } from '../../src/betza/betza.js';
 import type { PathQuery, PathResult } from '../../src/types.js';
 import { betzaText } from './betza-texts.js';
 import { expectPagesMatchReference, expectSquareSet } from './engine-harness.js';

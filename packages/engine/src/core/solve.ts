@@ -1,0 +1,175 @@
+/**
+ * `solve` and its relatives. The forward and backward fills run eagerly, on the 8 x 8 fast path
+ * (a kernel of `kernel64.ts`, or `fairy64.ts` for a fairy piece) or the general word-array fill
+ * (`fill.ts`), because distance and
+ * layers are what nearly every caller reads; the result (`solution.ts`) computes everything else
+ * on first read. A plain 8 x 8 question goes from its text to its result without a `Prepared`
+ * problem: `readStandard` leaves its words in `standardWords`, the kernel its layers in
+ * `kernel.words`, and the result copies both into fields of its own.
+ */
+
+import { parseWordsInto } from '../board/bitset.js';
+import { SMALL_WORDS, STANDARD_BOARD } from '../board/board.js';
+import { geometryOf } from '../board/geometry.js';
+import { InputError } from '../errors.js';
+import { smallLayerWords, solveFairySmall } from '../fairy/fairy-small.js';
+import { fairy64Words, solveFairy64 } from '../fairy/fairy64.js';
+import { javascriptKernel, type Kernel64, standardKernel } from '../kernels/kernel64.js';
+import { type CanonicalProblem, type PathQuery, PIECES } from '../types.js';
+import { wordFillOf } from './fill.js';
+import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from './layers.js';
+import { checkPacked, type PackedLayers } from './packed.js';
+import { prepareStandard, readStandard, standardWords } from './prepare64.js';
+import { allocateWords, Prepared, pieceCode, prepareCanonical, prepareQuery, wordsAt } from './query.js';
+import { type Solution, StoredSolution } from './solution.js';
+import { StandardSolution } from './solution64.js';
+
+/** Which fill to use. Every choice gives the same answers; the tests compare them. */
+export interface SolveOptions {
+  /** `auto` (the default) takes the 8 x 8 fast path on 8 x 8 boards; `general` never does. */
+  representation?: 'auto' | 'general';
+  /**
+   * The kernels of the 8 x 8 fast path and of the knight on boards whose files are a multiple
+   * of 64: `auto` (WebAssembly where it compiles, else JavaScript) or `javascript`.
+   */
+  kernel?: 'auto' | 'javascript';
+}
+
+/** The 8 x 8 kernel the options ask for. */
+function kernelFor(options: SolveOptions | undefined): Kernel64 {
+  return options?.kernel === 'javascript' ? javascriptKernel : standardKernel;
+}
+
+const NO_LAYERS: LayerStore = new DenseLayers(new Int32Array(0), 0, 0);
+
+/** Solves the 8 x 8 problem P, S', T' given as word pairs (`prepared`, when the caller has it). */
+function solveStandard(
+  kernel: Kernel64,
+  code: number,
+  pLo: number,
+  pHi: number,
+  sLo: number,
+  sHi: number,
+  tLo: number,
+  tHi: number,
+  prepared?: Prepared,
+): StandardSolution {
+  const distance = kernel.solve(code, sLo, sHi, tLo, tHi, pLo, pHi);
+  return new StandardSolution(PIECES[code], pLo, pHi, sLo, sHi, tLo, tHi, distance, kernel.words, prepared);
+}
+
+/** Solves a prepared problem. */
+export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solution {
+  const { words, data, board, piece, fairy } = prepared;
+  if (board === STANDARD_BOARD && options?.representation !== 'general') {
+    const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
+    if (fairy !== null) {
+      const distance = solveFairy64(fairy, pLo, pHi, sLo, sHi, tLo, tHi);
+      return new StandardSolution(piece, pLo, pHi, sLo, sHi, tLo, tHi, distance, fairy64Words, prepared);
+    }
+    return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
+  }
+  if (fairy !== null && words <= SMALL_WORDS && options?.representation !== 'general') {
+    const distance = solveFairySmall(geometryOf(board), fairy, data);
+    return new StoredSolution(
+      prepared,
+      distance < 0 ? NO_LAYERS : new DenseLayers(smallLayerWords(distance, words), words, distance + 1),
+      false,
+    );
+  }
+  const solved = wordFillOf(geometryOf(board)).solve(
+    prepared.mover,
+    wordsAt(data, 0, words),
+    wordsAt(data, words, words),
+    wordsAt(data, 2 * words, words),
+    options?.kernel !== 'javascript',
+  );
+  return new StoredSolution(prepared, solved === null ? NO_LAYERS : new SparseLayerStore(solved.layers), false);
+}
+
+/** Answers one path query. Throws `InputError` for bad input. */
+export function solve(query: PathQuery, options?: SolveOptions): Solution {
+  if (options === undefined || options.representation !== 'general') {
+    // The options first: once `readStandard` has left the words, no caller's code (a getter
+    // that solves another question) may run before they are read.
+    const kernel = kernelFor(options);
+    const code = readStandard(query);
+    if (code >= 0) {
+      const w = standardWords;
+      return solveStandard(kernel, code, w[0], w[1], w[2], w[3], w[4], w[5]);
+    }
+  }
+  return solvePrepared(prepareQuery(query), options);
+}
+
+/**
+ * Answers many queries at once, in order. Items may be raw queries or already prepared
+ * problems (as a cache layer holds them). Items that describe the same problem are solved once
+ * and share one result. An `InputError` names the query's position (`[3].from[1]`).
+ */
+export function solveBatch(queries: readonly (PathQuery | Prepared)[], options?: SolveOptions): Solution[] {
+  const byIdentity = new Map<string, Solution>();
+  return queries.map((query, i) => {
+    let prepared: Prepared;
+    try {
+      prepared = query instanceof Prepared ? query : (prepareStandard(query) ?? prepareQuery(query));
+    } catch (error) {
+      throw error instanceof InputError ? error.under(i) : error;
+    }
+    const identity = prepared.identity;
+    let result = byIdentity.get(identity);
+    if (result === undefined) {
+      result = solvePrepared(prepared, options);
+      byIdentity.set(identity, result);
+    }
+    return result;
+  });
+}
+
+/**
+ * Rebuilds a result from a stored canonical problem and its layer bitboards, without solving
+ * (`cached: true`). Throws an `Error` when the stored data is inconsistent.
+ */
+export function restoreResult(problem: CanonicalProblem, layers: readonly string[], pathCount?: bigint): Solution {
+  const prepared = prepareCanonical(problem);
+  const { words, data, board } = prepared;
+  const n = board.files * board.ranks;
+  const dense = allocateWords(words, layers.length);
+  layers.forEach((text, k) => {
+    if (typeof text !== 'string' || parseWordsInto(text, n, dense, k * words) !== null) {
+      throw new Error(`stored layer ${k} is malformed`);
+    }
+    let any = 0;
+    for (let w = 0; w < words; w++) {
+      const v = dense[k * words + w];
+      any |= v;
+      if ((v & ~data[w]) !== 0) throw new Error(`stored layer ${k} leaves the mask`);
+      if (k === 0 && (v & ~data[words + w]) !== 0) throw new Error('stored first layer is not within the sources');
+      if (k === layers.length - 1 && (v & ~data[2 * words + w]) !== 0)
+        throw new Error('stored last layer is not within the targets');
+    }
+    if (any === 0) throw new Error(`stored layer ${k} is empty`);
+  });
+  if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n))
+    throw new Error('stored path count is invalid');
+  return new StoredSolution(prepared, new DenseLayers(dense, words, layers.length), true, pathCount);
+}
+
+/**
+ * A result from packed layers computed elsewhere (a worker thread, a store). With `check`, the
+ * layers are first checked against the problem (`checkPacked` throws an `Error` when they do not
+ * fit it); without, they are trusted, as the engine's own output.
+ */
+export function solutionFromPacked(
+  prepared: Prepared,
+  packed: PackedLayers,
+  options: { cached: boolean; pathCount?: bigint; check?: boolean },
+): Solution {
+  if (options.check) {
+    checkPacked(packed, prepared);
+    const { pathCount } = options;
+    if (pathCount !== undefined && (typeof pathCount !== 'bigint' || pathCount < 0n))
+      throw new Error('stored path count is invalid');
+  }
+  return new StoredSolution(prepared, new PackedLayerStore(packed), options.cached, options.pathCount);
+}
