@@ -79,7 +79,11 @@ module.exports = {
       from: { path: `${engine}${folder}/` },
       to: {
         path: engine,
-        pathNot: [`${engine}(${[folder, ...below].join('|')})/`, `${engine}(types|errors)\\.ts$`, `${engine}generated/`],
+        pathNot: [
+          `${engine}(${[folder, ...below].join('|')})/`,
+          `${engine}(types|errors)\\.ts$`,
+          `${engine}generated/`,
+        ],
       },
     })),
     {
