@@ -34,7 +34,7 @@ describe('FingerprintSet', () => {
 function row(to: string): StoredResult {
   const query = { piece: 'KNIGHT' as const, from: ['a1'], to: [to] };
   const { key, problem } = prepareQuery(query);
-  return { key, problem, distance: solve(query).distance, layers: bytesFrom(key, 20) };
+  return { key, problem, distance: solve(query).distance, layers: bytesFrom(key, 20), pathCount: undefined };
 }
 
 describeEachDatabase('the filter of written keys', (database) => {
