@@ -81,7 +81,7 @@ function child(args: string[], heapMiB?: number): Promise<{ ms: number; maxRssMi
 
 /** Inserts `n` synthetic analyses straight into the (migrated) database at `url`. */
 async function seed(url: string, n: number): Promise<void> {
-  const { openTransferDatabase } = await import('../src/store/transfer-database.js');
+  const { openTransferDatabase } = await import('../src/store/transfer/database.js');
   const { analysisBytes } = await import('../src/store/analysis-budget.js');
   const db = await openTransferDatabase(url, { busyTimeoutMs: 5000, create: true });
   try {

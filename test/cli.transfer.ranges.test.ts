@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { AnalysisLine, CachedResultLine } from '../src/store/transfer-format.js';
+import type { AnalysisLine, CachedResultLine } from '../src/store/transfer/format.js';
 import { requireBuiltCli, runCli } from './support/cli-process.js';
 import { analysisLine, cachedResultLine, exportFile } from './support/export-lines.js';
 import { describeEachDatabase, queryPostgres, type TestDatabase } from './support/postgres.js';

@@ -10,7 +10,7 @@
  *   it reads, and no field the API's `PathQuery` input does not have), and each result key the
  *   key of its query. An analysis that passed none of this would fail every page of `analyses`
  *   that asks for its results. (The numbers, times and text of every row, within what the API
- *   serves and the database stores, are the store's to check: src/store/transfer-fields.ts.)
+ *   serves and the database stores, are the store's to check: src/store/transfer/fields.ts.)
  * - A cached result is a cache: the service answers from it without solving again, so a row
  *   whose layers, distance or path count are not its question's would be served as the answer.
  *   Each row's question is solved here (its path count counted when the row has one) and the
@@ -43,8 +43,7 @@ import {
   checkText,
   LimitError,
 } from '../graphql/limits/limits.js';
-import { readPieceColumn } from '../store/result-cache.js';
-import type { ImportRow, RowCheck } from '../store/transfer-import.js';
+import { type ImportRow, type RowCheck, readPieceColumn } from '../store/index.js';
 
 type AnalysisRow = Extract<ImportRow, { kind: 'analysis' }>['row'];
 type CachedRow = Extract<ImportRow, { kind: 'cachedResult' }>['row'];

@@ -1,7 +1,7 @@
 /**
  * `chess-paths export` and `chess-paths import`: saved analyses (and, with `--cache`, the result
  * cache) out of one database and into another, as JSON Lines (the format and its checks are in
- * src/store/transfer-format.ts; what an import checks in each row's content, in ./import-checks.ts).
+ * src/store/transfer/format.ts; what an import checks in each row's content, in ./import-checks.ts).
  * The database is `--database URL`, else `DATABASE_URL`, read with the server's own configuration
  * (src/config.ts), as are the budgets an import checks
  * (`MAX_ANALYSIS_BYTES`, `ANALYSES_MAX_BYTES`) and how long it waits for a lock
@@ -148,8 +148,7 @@ export async function exportCommand(
 ): Promise<number> {
   return guarded('export', io, async () => {
     const config = configFor(request.database, env);
-    const { openTransferDatabase } = await import('../store/transfer-database.js');
-    const { exportStore } = await import('../store/transfer-export.js');
+    const { exportStore, openTransferDatabase } = await import('../store/index.js');
     const db = await openTransferDatabase(config.databaseUrl, {
       busyTimeoutMs: config.databaseBusyTimeoutMs,
       create: false,
@@ -216,7 +215,7 @@ export async function importCommand(
 ): Promise<number> {
   return guarded('import', io, async () => {
     const config = configFor(request.database, env);
-    const { TransferError } = await import('../store/transfer-format.js');
+    const { TransferError } = await import('../store/index.js');
     let source: { file: string; cleanup: () => void };
     if (request.file === '-') {
       source = await spool(stdin);
@@ -232,9 +231,7 @@ export async function importCommand(
       source = { file: request.file, cleanup: () => undefined };
     }
     try {
-      const { openTransferDatabase } = await import('../store/transfer-database.js');
-      const { checkExportFile, importStore } = await import('../store/transfer-import.js');
-      const { dialectOf } = await import('../store/dialect.js');
+      const { checkExportFile, dialectOf, importStore, openTransferDatabase } = await import('../store/index.js');
       const { importChecks } = await import('./import-checks.js');
       const limits = {
         maxAnalysisBytes: config.maxAnalysisBytes,

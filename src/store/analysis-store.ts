@@ -37,7 +37,7 @@ import {
 } from './idempotent-save.js';
 import type { StoreLogger } from './migrate.js';
 import { READ_ROWS } from './result-cache.js';
-import { MAX_INT } from './transfer-fields.js';
+import { MAX_INT } from './transfer/fields.js';
 import {
   type AnalysisPage,
   type AnalysisPatch,

@@ -9,7 +9,7 @@
 import { yieldToEventLoop } from './chunks.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
-import { MAX_INT } from './transfer-fields.js';
+import { MAX_INT } from './transfer/fields.js';
 import { DatabaseUnavailableError } from './types.js';
 
 /** What the counter needs of the result cache's options. */

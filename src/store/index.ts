@@ -10,6 +10,9 @@
  * full turns into `DatabaseUnavailableError`s and an unhealthy store until a write succeeds again.
  * The store still opens when the trial write fails; it reports unavailable and recovers later.
  * Given a time, `close` keeps it, ending statements still in flight if it must (`./close.ts`).
+ *
+ * It is also the door of `chess-paths export` and `import` (`./transfer/`): the database opened
+ * for a transfer, the export, the check and the import of a file, and `TransferError`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -49,7 +52,20 @@ export { type Dialect, dialectOf, redactUrl } from './dialect.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
 export { DEFAULT_MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from './migrate.js';
 export { DEFAULT_POSTGRES_MIGRATIONS_DIR, migratePostgres } from './migrate-postgres.js';
+export { readPieceColumn } from './result-cache.js';
 export type { StoreTotals } from './totals.js';
+export { type OpenTransferOptions, openTransferDatabase, type TransferDatabase } from './transfer/database.js';
+export { type ExportCounts, type ExportOptions, exportStore } from './transfer/export.js';
+export { TransferError } from './transfer/format.js';
+export {
+  type CheckedFile,
+  checkExportFile,
+  type ImportLimits,
+  type ImportRow,
+  type ImportSummary,
+  importStore,
+  type RowCheck,
+} from './transfer/import.js';
 export * from './types.js';
 
 /** Options beyond the contract: for the server's logger and for tests. */

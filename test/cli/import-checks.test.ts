@@ -7,8 +7,8 @@ import type { PathQuery } from '@chess-paths/engine';
 import { describe, expect, it } from 'vitest';
 import { analysisRefusal, cachedResultRefusal, importChecks } from '../../src/cli/import-checks.js';
 import { loadConfig } from '../../src/config.js';
-import type { AnalysisLine, CachedResultLine } from '../../src/store/transfer-format.js';
-import { parseLine } from '../../src/store/transfer-parse.js';
+import type { AnalysisLine, CachedResultLine } from '../../src/store/transfer/format.js';
+import { parseLine } from '../../src/store/transfer/parse.js';
 import { analysisLine, cachedResultLine } from '../support/export-lines.js';
 
 const { limits } = loadConfig({});

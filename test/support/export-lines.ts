@@ -4,7 +4,7 @@
  * written it, and a whole file around them. Tests of what an import checks edit them.
  */
 import { encodeLayers, type PathQuery, packLayers, prepareQuery, solvePrepared } from '@chess-paths/engine';
-import type { AnalysisLine, CachedResultLine } from '../../src/store/transfer-format.js';
+import type { AnalysisLine, CachedResultLine } from '../../src/store/transfer/format.js';
 
 const AT = '2026-11-28T06:00:00.000Z';
 

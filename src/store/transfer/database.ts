@@ -1,7 +1,7 @@
 /**
  * The database of `chess-paths export` and `import`, opened as the server opens its store, minus
  * the server's parts (availability, caches, the trial write): the project's own migrator first
- * (`./migrate.ts` or `./migrate-postgres.ts`), then a Prisma client.
+ * (`../migrate.ts` or `../migrate-postgres.ts`), then a Prisma client.
  *
  * SQLite: one connection in `locking_mode=EXCLUSIVE`, as the service's (no `-shm` file), which
  * waits up to the busy timeout for other processes to let go of the file and then holds it until
@@ -9,20 +9,20 @@
  * served SQLite file fails with `database is locked` after the busy timeout: the message says to
  * stop the service first. An export never creates a file: a URL naming no file is refused.
  *
- * PostgreSQL: a pool of two connections (`./connection-postgres.ts`); the migrator takes its
+ * PostgreSQL: a pool of two connections (`../connection-postgres.ts`); the migrator takes its
  * advisory lock only when something is pending, so a command runs beside live replicas.
  */
 import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { configureConnection, connectionFactory } from './connection.js';
-import { postgresAdapter, storeApplicationName } from './connection-postgres.js';
-import { type Dialect, dialectOf, redactUrl } from './dialect.js';
-import { PrismaClient } from './generated/prisma/client.js';
-import { PrismaClient as PostgresPrismaClient } from './generated/prisma-postgres/client.js';
-import { databaseFileFromUrl } from './index.js';
-import { MigrationError, migrate, type StoreLogger } from './migrate.js';
-import { migratePostgres } from './migrate-postgres.js';
-import { TransferError } from './transfer-format.js';
+import { databaseFileFromUrl } from '../../config-kinds.js';
+import { configureConnection, connectionFactory } from '../connection.js';
+import { postgresAdapter, storeApplicationName } from '../connection-postgres.js';
+import { type Dialect, dialectOf, redactUrl } from '../dialect.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+import { PrismaClient as PostgresPrismaClient } from '../generated/prisma-postgres/client.js';
+import { MigrationError, migrate, type StoreLogger } from '../migrate.js';
+import { migratePostgres } from '../migrate-postgres.js';
+import { TransferError } from './format.js';
 
 /** An open database for a transfer. */
 export interface TransferDatabase {
@@ -117,7 +117,7 @@ export async function openTransferDatabase(url: string, options: OpenTransferOpt
       connectTimeoutMs,
       logger,
     });
-    // Both generated clients have the same models and methods (as in ./index.ts).
+    // Both generated clients have the same models and methods (as in ../index.ts).
     prisma = new PostgresPrismaClient({ adapter }) as unknown as PrismaClient;
     await prisma.$connect();
   }

@@ -1,6 +1,6 @@
 /**
  * `chess-paths export`: every saved analysis (and with `cache`, every cached result) as the lines
- * of `./transfer-format.ts`, streamed in bounded memory.
+ * of `./format.ts`, streamed in bounded memory.
  *
  * Rows are read in keyset pages in primary-key order: a page of ids and their stored sizes
  * (`bytes`, no text), then the rows themselves in chunks of at most `READ_ROWS` rows and
@@ -15,10 +15,10 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { chunkBy } from './chunks.js';
-import type { PrismaClient } from './generated/prisma/client.js';
-import type { TransferDatabase } from './transfer-database.js';
-import { analysisLine, cachedResultLine, type EndLine, headerLine } from './transfer-format.js';
+import { chunkBy } from '../chunks.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { TransferDatabase } from './database.js';
+import { analysisLine, cachedResultLine, type EndLine, headerLine } from './format.js';
 
 /** Ids (and sizes) per keyset page. */
 export const PAGE_IDS = 1000;

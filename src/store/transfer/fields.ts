@@ -1,5 +1,5 @@
 /**
- * The field reader of an export line (`./transfer-parse.ts`): each field read once, with its
+ * The field reader of an export line (`./parse.ts`): each field read once, with its
  * type and its range, and a field not asked about refused. The ranges are what the API serves
  * and the database stores, so that a row an import takes can always be written and answered:
  *
@@ -12,7 +12,7 @@
  *   unpaired UTF-16 surrogate, so such text would be stored altered (and an id would no longer
  *   be the file's).
  */
-import { TransferError } from './transfer-format.js';
+import { TransferError } from './format.js';
 
 /** The largest 32-bit signed integer: GraphQL's `Int`, PostgreSQL's `INTEGER`. */
 export const MAX_INT = 2 ** 31 - 1;

@@ -12,7 +12,7 @@
  * 4. `{"type":"end","analyses":N,"cachedResults":M}`, so that a file cut at a line boundary is
  *    told from a whole one.
  *
- * Reading is strict (`./transfer-parse.ts`). `bytes` is not in the format (the importing store
+ * Reading is strict (`./parse.ts`). `bytes` is not in the format (the importing store
  * computes it, as a save does), nor is anything the service does not need to keep (idempotency
  * records, running totals, migration history).
  */

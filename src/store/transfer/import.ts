@@ -28,18 +28,18 @@
  * cache write evicts the least recently used rows until the table is within it.
  */
 import type { Readable } from 'node:stream';
-import { readTotals } from './totals.js';
-import type { TransferDatabase } from './transfer-database.js';
+import { readTotals } from '../totals.js';
+import type { TransferDatabase } from './database.js';
 import {
   type AnalysisColumns,
   type CachedResultColumns,
   type EndLine,
   type HeaderLine,
   TransferError,
-} from './transfer-format.js';
-import { readLines } from './transfer-lines.js';
-import { type LineLimits, parseLine } from './transfer-parse.js';
-import { databaseRefusal, pauseTotalsTrigger, restoreTotals, writeAnalyses, writeCache } from './transfer-write.js';
+} from './format.js';
+import { readLines } from './lines.js';
+import { type LineLimits, parseLine } from './parse.js';
+import { databaseRefusal, pauseTotalsTrigger, restoreTotals, writeAnalyses, writeCache } from './write.js';
 
 /** Most rows written per statement. */
 export const BATCH_ROWS = 256;

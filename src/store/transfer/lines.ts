@@ -6,7 +6,7 @@
  * was cut short (a copy that stopped, a disk that filled up), and is refused with its number.
  */
 import type { Readable } from 'node:stream';
-import { TransferError } from './transfer-format.js';
+import { TransferError } from './format.js';
 
 const NEWLINE = 0x0a;
 

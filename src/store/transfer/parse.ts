@@ -1,16 +1,16 @@
 /**
- * Strict reading of one line of an export (`./transfer-format.ts`): an unknown or missing field,
+ * Strict reading of one line of an export (`./format.ts`): an unknown or missing field,
  * a wrong type, a number, time or text out of what the API serves and the database stores (a
- * version over 2^31 - 1, a time before 1970: `./transfer-fields.ts`), a malformed time, hash,
+ * version over 2^31 - 1, a time before 1970: `./fields.ts`), a malformed time, hash,
  * bitboard or base64, an analysis over `MAX_ANALYSIS_BYTES`
  * (counted as a save counts it), a cache row a board that small never has, and, for PostgreSQL,
  * a NUL character are refused with the line's number (`TransferError`), since an import must
  * apply whole or not at all. A line that passes comes back as the columns to write.
  */
-import { analysisBytes } from './analysis-budget.js';
-import { cacheRowBytes } from './cache-budget.js';
-import { readPieceColumn, SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from './result-cache.js';
-import { Fields, MAX_INT, preview } from './transfer-fields.js';
+import { analysisBytes } from '../analysis-budget.js';
+import { cacheRowBytes } from '../cache-budget.js';
+import { readPieceColumn, SMALL_BOARD_SQUARES, SMALL_ROW_BYTES } from '../result-cache.js';
+import { Fields, MAX_INT, preview } from './fields.js';
 import {
   type AnalysisColumns,
   type CachedResultColumns,
@@ -19,7 +19,7 @@ import {
   EXPORT_VERSION,
   type HeaderLine,
   TransferError,
-} from './transfer-format.js';
+} from './format.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const DECIMAL = /^(0|[1-9][0-9]*)$/;

@@ -1,14 +1,14 @@
 /**
- * The writes of an import (`./transfer-import.ts`), inside its transaction: one batch of
+ * The writes of an import (`./import.ts`), inside its transaction: one batch of
  * analyses or cache rows at a time, compared with the rows of the same ids already there and the
  * rest inserted in one multi-row INSERT (Prisma's `createMany` builds its query in the client,
  * row by row, several times slower on large imports); and, on PostgreSQL, the pause of the
  * running totals' insert triggers (see `pauseTotalsTrigger`). A statement the database refuses
  * is reported on one line with the lines of its batch (`databaseRefusal`).
  */
-import { type Dialect, placeholders } from './dialect.js';
-import type { PrismaClient } from './generated/prisma/client.js';
-import { type AnalysisColumns, type CachedResultColumns, TransferError } from './transfer-format.js';
+import { type Dialect, placeholders } from '../dialect.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { type AnalysisColumns, type CachedResultColumns, TransferError } from './format.js';
 
 /** The transaction's client, as far as the writes use it. */
 export type Tx = Pick<PrismaClient, 'analysis' | 'cachedResult' | '$queryRawUnsafe' | '$executeRawUnsafe'>;

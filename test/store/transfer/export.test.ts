@@ -1,5 +1,5 @@
 /**
- * Export (`src/store/transfer-export.ts`) and the move between the two databases: SQLite ->
+ * Export (`src/store/transfer/export.ts`) and the move between the two databases: SQLite ->
  * PostgreSQL -> SQLite gives equal analyses and cached results; an export spans many keyset
  * pages, writes each row once in id order, and waits for a slow output (what it has written but
  * the output has not taken stays bounded); on PostgreSQL it reads one snapshot while another
@@ -8,11 +8,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ANALYSIS_ROW_OVERHEAD } from '../../src/store/analysis-budget.js';
-import { openTransferDatabase } from '../../src/store/transfer-database.js';
-import { exportStore, PAGE_IDS, READ_BYTES } from '../../src/store/transfer-export.js';
-import { TransferError } from '../../src/store/transfer-format.js';
-import { describeEachDatabase, POSTGRESQL, SQLITE, skipPostgres, type TestDatabase } from '../support/postgres.js';
+import { ANALYSIS_ROW_OVERHEAD } from '../../../src/store/analysis-budget.js';
+import { openTransferDatabase } from '../../../src/store/transfer/database.js';
+import { exportStore, PAGE_IDS, READ_BYTES } from '../../../src/store/transfer/export.js';
+import { TransferError } from '../../../src/store/transfer/format.js';
+import { describeEachDatabase, POSTGRESQL, SQLITE, skipPostgres, type TestDatabase } from '../../support/postgres.js';
 import {
   cacheFixtures,
   contentOf,
@@ -22,7 +22,7 @@ import {
   memoryWritable,
   openTestStore,
   saveFixtures,
-} from './transfer-fixtures.js';
+} from './fixtures.js';
 
 describe.skipIf(skipPostgres)('moving house: SQLite -> PostgreSQL -> SQLite', () => {
   const made: TestDatabase[] = [];

@@ -12,11 +12,11 @@ import {
   openStore,
   type StoredResult,
   type StoreTotals,
-} from '../../src/store/index.js';
-import { openTransferDatabase } from '../../src/store/transfer-database.js';
-import { type ExportCounts, exportStore } from '../../src/store/transfer-export.js';
-import { type ImportLimits, type ImportSummary, importStore } from '../../src/store/transfer-import.js';
-import { questionOf, recordingLogger, syntheticResult } from '../support/store-fixtures.js';
+} from '../../../src/store/index.js';
+import { openTransferDatabase } from '../../../src/store/transfer/database.js';
+import { type ExportCounts, exportStore } from '../../../src/store/transfer/export.js';
+import { type ImportLimits, type ImportSummary, importStore } from '../../../src/store/transfer/import.js';
+import { questionOf, recordingLogger, syntheticResult } from '../../support/store-fixtures.js';
 
 /** Budgets of the stores these tests open. */
 export const BUDGETS = { maxCacheBytes: 1 << 24, maxAnalysisBytes: 1 << 20, maxAnalysesBytes: 0 };

@@ -7,8 +7,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, queryPostgres, skipPostgres, type TestDatabase } from '../support/postgres.js';
-import { cacheFixtures, exportText, importText, LIMITS, openTestStore, saveFixtures } from './transfer-fixtures.js';
+import { createTestDatabase, queryPostgres, skipPostgres, type TestDatabase } from '../../support/postgres.js';
+import { cacheFixtures, exportText, importText, LIMITS, openTestStore, saveFixtures } from './fixtures.js';
 
 /** The triggers of the two tables, and whether each is on. */
 async function triggers(url: string): Promise<Record<string, string>> {

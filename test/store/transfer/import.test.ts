@@ -1,5 +1,5 @@
 /**
- * Import of an export file (`src/store/transfer-import.ts`), on SQLite and on PostgreSQL alike:
+ * Import of an export file (`src/store/transfer/import.ts`), on SQLite and on PostgreSQL alike:
  * a copy into an empty database equal to the source (ids, titles, notes, versions, timestamps,
  * cached results), edit tokens that still work (a wrong one still FORBIDDEN), a second import
  * that changes nothing, and damaged files refused whole: the error names the line, and the
@@ -7,11 +7,11 @@
  */
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { ForbiddenError, type StoredResult } from '../../src/store/index.js';
-import { openTransferDatabase } from '../../src/store/transfer-database.js';
-import { TransferError } from '../../src/store/transfer-format.js';
-import { importStore } from '../../src/store/transfer-import.js';
-import { describeEachDatabase, type TestDatabase } from '../support/postgres.js';
+import { ForbiddenError, type StoredResult } from '../../../src/store/index.js';
+import { openTransferDatabase } from '../../../src/store/transfer/database.js';
+import { TransferError } from '../../../src/store/transfer/format.js';
+import { importStore } from '../../../src/store/transfer/import.js';
+import { describeEachDatabase, type TestDatabase } from '../../support/postgres.js';
 import {
   cacheFixtures,
   contentOf,
@@ -23,7 +23,7 @@ import {
   type SavedFixture,
   saveFixtures,
   textOf,
-} from './transfer-fixtures.js';
+} from './fixtures.js';
 
 describeEachDatabase('import', (database) => {
   let source: TestDatabase;
