@@ -1,7 +1,8 @@
 /**
  * The layer rule, checked by `npm run lint` (`depcruise src packages/engine/src`):
  * engine <- store <- graphql <- http <- server <- cli (the `chess-paths` command: src/cli.ts and
- * src/cli/, which nothing else imports). The engine is its own package (packages/engine, the
+ * src/cli/, which nothing else imports). The server is src/server.ts and its parts in src/server/,
+ * which only src/server.ts and each other import. The engine is its own package (packages/engine, the
  * workspace `@chess-paths/engine`): the service imports it by that name, never its files, and it
  * imports nothing of the service. `config` and `observability` serve every layer but the engine,
  * which stays pure. Type-only imports count: a layer that names a type from above depends on it
@@ -50,10 +51,13 @@ const engineFolders = {
 /** The command line, the top of the layers. */
 const cli = '^src/cli(\\.ts$|/)';
 
+/** The server: its entry point and the parts it starts. */
+const server = '^src/server(\\.ts$|/)';
+
 /** Paths a layer may not import: every layer above it, the server and the command line. */
 function above(layer) {
   const higher = layers.slice(layers.indexOf(layer) + 1).map((name) => `^src/${name}/`);
-  return [...higher, '^src/server\\.ts$', cli];
+  return [...higher, server, cli];
 }
 
 module.exports = {
@@ -131,8 +135,17 @@ module.exports = {
       name: 'server-below-cli',
       comment: 'the command line starts the server, never the other way round',
       severity: 'error',
-      from: { path: '^src/server\\.ts$' },
+      from: { path: server },
       to: { path: cli },
+    },
+    {
+      name: 'server-parts-only-from-server',
+      comment:
+        'src/server/ holds the parts src/server.ts starts (services, HTTP, database, shutdown): only src/server.ts ' +
+        'and those parts import them; the command line starts the server through src/server.ts',
+      severity: 'error',
+      from: { pathNot: server },
+      to: { path: '^src/server/' },
     },
     {
       name: 'no-cycles',
