@@ -7,8 +7,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Variable } from '../src/config/kinds.js';
 import { rows } from '../src/config.js';
-import type { Variable } from '../src/config-kinds.js';
 
 const WIDTH = 100;
 

@@ -12,12 +12,17 @@
  * `ConfigError` naming the variable and the value, rather than silently falling back to the
  * default. An unset or empty variable takes its default. Tests build a config with
  * `loadConfig({ ...overrides })`, so nothing here reads `process.env` unless asked to.
+ *
+ * The table is this file's one list but for the bounds of the caches in memory, its Memory group,
+ * which it spreads in from `./config/memory.ts`. The vocabulary the rows are written in (the
+ * kinds of value, `group`, `ConfigError`) is `./config/kinds.ts`, and the shapes `loadConfig`
+ * returns (`Config`, `Limits`) are `./config/types.ts`.
  */
 
-import type { Variable } from './config-kinds.js';
-import { boolean, ConfigError, databaseUrl, group, integer, oneOf, origins, text } from './config-kinds.js';
-import { MEMORY } from './config-memory.js';
-import { type Config, type Limits, sets } from './config-types.js';
+import type { Variable } from './config/kinds.js';
+import { boolean, ConfigError, databaseUrl, group, integer, oneOf, origins, text } from './config/kinds.js';
+import { MEMORY } from './config/memory.js';
+import { type Config, type Limits, sets } from './config/types.js';
 
 export type { Config, Limits };
 export { ConfigError };

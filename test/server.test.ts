@@ -378,7 +378,7 @@ describe('configuration', () => {
     for (const name of ['NODE_ENV', 'PLAYGROUND', 'INTROSPECTION', 'CORS_ORIGINS'])
       expect(documented.has(name), name).toBe(true);
     // And nothing documented that the server does not read (the table, and its Memory group).
-    const source = ['../src/config.ts', '../src/config-memory.ts']
+    const source = ['../src/config.ts', '../src/config/memory.ts']
       .map((path) => readFileSync(new URL(path, import.meta.url), 'utf8'))
       .join('\n');
     for (const name of documented.keys()) expect(source, name).toContain(name);

@@ -16,8 +16,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { databaseFileFromUrl } from '../config/kinds.js';
 import { DEFAULTS } from '../config.js';
-import { databaseFileFromUrl } from '../config-kinds.js';
 import { PrismaAnalysisStore } from './analysis-store.js';
 import { Availability } from './availability.js';
 import { SqliteRowReads } from './cache-reads.js';
@@ -45,7 +45,7 @@ import { PrismaResultCache } from './result-cache.js';
 import { readTotals, type StoreTotals } from './totals.js';
 import type { AnalysisStore, ResultCache, Store, StoreOptions } from './types.js';
 
-export { databaseFileFromUrl } from '../config-kinds.js';
+export { databaseFileFromUrl } from '../config/kinds.js';
 export { unavailableReason } from './availability.js';
 export type { LockingMode } from './connection.js';
 export { type Dialect, dialectOf, redactUrl } from './dialect.js';

@@ -14,7 +14,7 @@
  */
 import { existsSync, mkdirSync, rmdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { databaseFileFromUrl } from '../../config-kinds.js';
+import { databaseFileFromUrl } from '../../config/kinds.js';
 import { configureConnection, connectionFactory } from '../connection.js';
 import { postgresAdapter, storeApplicationName } from '../connection-postgres.js';
 import { type Dialect, dialectOf, redactUrl } from '../dialect.js';

@@ -1,13 +1,13 @@
 /**
- * The "Memory" group of the configuration table (`config.ts`, which spreads it in): the bound of
+ * The "Memory" group of the configuration table (`../config.ts`, which spreads it in): the bound of
  * every cache the server keeps in memory, in a file of its own so that the table stays readable.
  * The defaults are the caches' own (each module's constant), so a cache built without a
  * configuration (tests, the command line) is bounded the same way.
  */
 
 import { DEFAULT_ENGINE_CACHE_BYTES } from '@chess-paths/engine';
-import { group, integer } from './config-kinds.js';
-import { sets } from './config-types.js';
+import { group, integer } from './kinds.js';
+import { sets } from './types.js';
 
 /** 1 MiB, for the defaults below. */
 const MiB = 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The vocabulary of the configuration table in `config.ts`: the kinds of value a variable can hold
+ * The vocabulary of the configuration table in `../config.ts`: the kinds of value a variable can hold
  * (each a parser, its written form and a phrase for the docs) and the shape of a row. A parser
  * gets the variable's set, non-blank text and throws `ConfigError` naming the variable and the
  * value, so a bad setting stops start-up instead of falling back to a default.

@@ -1,11 +1,11 @@
 /**
- * The shapes of the server's configuration: what `loadConfig` (`config.ts`) returns. Kept apart
+ * The shapes of the server's configuration: what `loadConfig` (`../config.ts`) returns. Kept apart
  * from the table of variables so that each file stays readable; every field is set by one row of
  * that table, whose `doc` is the field's meaning. `sets` types a row by the field it sets, for
- * the table and the groups of it kept in files of their own (`config-memory.ts`).
+ * the table and the groups of it kept in files of their own (`./memory.ts`).
  */
 
-import type { Row } from './config-kinds.js';
+import type { Row } from './kinds.js';
 
 /** Limits the service enforces on every request; each names its variable in error messages. */
 export interface Limits {
@@ -48,7 +48,7 @@ export interface Config {
   admissionTimeoutMs: number;
   resultMemoSize: number;
   responseCacheSize: number;
-  /** Bounds of the caches in memory, bytes (`config-memory.ts`). */
+  /** Bounds of the caches in memory, bytes (`./memory.ts`). */
   resultMemoBytes: number;
   preparedQueryBytes: number;
   responseCacheBytes: number;
