@@ -98,6 +98,14 @@ module.exports = {
       to: { path: engine },
     },
     {
+      name: 'store-through-its-index',
+      comment:
+        'the layers above the store reach it only through src/store/index.ts, its one door (light to load: it imports Prisma on the first openStore)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/store/' },
+      to: { path: '^src/store/', pathNot: '^src/store/index\\.ts$' },
+    },
+    {
       name: 'engine-is-pure',
       comment:
         'the engine imports nothing of the service (no config, no logging, no metrics, no store) and nothing ' +

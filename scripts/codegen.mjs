@@ -37,7 +37,7 @@ const config = {
     Overlay: '@chess-paths/engine#PathResult as OverlayModel',
     Position: '@chess-paths/engine#ParsedPosition as PositionModel',
     PlacedPiece: '@chess-paths/engine#PlacedPiece as PlacedPieceModel',
-    Analysis: '../../../store/types.js#AnalysisRecord as AnalysisModel',
+    Analysis: '../../../store/index.js#AnalysisRecord as AnalysisModel',
     AnalysisConnection: '../models.js#AnalysisConnectionModel',
     SavedAnalysis: '../models.js#SavedAnalysisModel',
     Game: '@chess-paths/engine#Game as GameModel',

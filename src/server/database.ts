@@ -10,9 +10,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HealthReport } from '../http/router.js';
-import { unavailableReason } from '../store/availability.js';
-import { redactUrl } from '../store/dialect.js';
-import type { Store, StoreOptions } from '../store/types.js';
+import type { Store, StoreOptions } from '../store/index.js';
+import { redactUrl, unavailableReason } from '../store/index.js';
 
 /** Opens the store (the real one: `storeOpener`). */
 export type StoreOpener = (options: StoreOptions) => Promise<Store>;

@@ -17,7 +17,7 @@ import { defaultEngine, type EngineApi, warmUpEngine } from '../graphql/work/eng
 import { EngineBudget } from '../graphql/work/engine-budget.js';
 import { EnginePool } from '../graphql/work/pool.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { Store } from '../store/types.js';
+import type { Store } from '../store/index.js';
 
 /** The services, and the admission the Apollo server applies (shutdown closes it first). */
 export interface ServerServices {

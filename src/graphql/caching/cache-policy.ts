@@ -29,7 +29,7 @@
  * second, so a costly question is looked up whatever it says (a lookup that misses costs far
  * less than such a solve); a cheap one is solved again, which is all a stale filter costs.
  */
-import type { ResultCache } from '../../store/types.js';
+import type { ResultCache } from '../../store/index.js';
 import { Doorkeeper } from './doorkeeper.js';
 
 /** Boards of more squares than this are costly to solve: their results are written at once. */

@@ -31,7 +31,7 @@
 import { encodeLayers as encodeLayersHere, type PathResult, packedBytes } from '@chess-paths/engine';
 import type { Logger } from 'pino';
 import type { Metrics } from '../../observability/metrics.js';
-import { DatabaseUnavailableError, type Store, type StoredResult } from '../../store/types.js';
+import { DatabaseUnavailableError, type Store, type StoredResult } from '../../store/index.js';
 import type { WorkDispatcher } from '../work/dispatch.js';
 import { knownPacked, packedOf } from '../work/handles.js';
 

@@ -6,7 +6,7 @@
 import { type EngineCacheName, engineCacheSizes, setEngineCacheBytes } from '@chess-paths/engine';
 import type { Config } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/index.js';
 import { CachePolicy } from './cache-policy.js';
 import { GameCache } from './game-cache.js';
 import { HotResults } from './hot-results.js';

@@ -17,8 +17,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { InputError } from '@chess-paths/engine';
 import { type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
-import { idempotencyKeyProblem } from '../../store/idempotency-key.js';
-import type { SaveOptions } from '../../store/types.js';
+import type { SaveOptions } from '../../store/index.js';
+import { idempotencyKeyProblem } from '../../store/index.js';
 import type { Context } from './context.js';
 
 /** The header's name, as the IETF draft spells it (HTTP header names are case-insensitive). */

@@ -26,7 +26,7 @@
 
 import { type PackedLayers, type PathResult, solutionFromPacked } from '@chess-paths/engine';
 import DataLoader from 'dataloader';
-import { DatabaseUnavailableError, type StoredResult } from '../../store/types.js';
+import { DatabaseUnavailableError, type StoredResult } from '../../store/index.js';
 import { INLINE_WEIGHT, type WorkDispatcher } from '../work/dispatch.js';
 import type { Prepared } from '../work/engine-api.js';
 import type { EngineBudget } from '../work/engine-budget.js';

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Limits } from '../../config.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { Store } from '../../store/types.js';
+import type { Store } from '../../store/index.js';
 import type { CachePolicy } from '../caching/cache-policy.js';
 import type { CacheWriter } from '../caching/cache-writer.js';
 import type { GameCache } from '../caching/game-cache.js';

@@ -4,7 +4,7 @@
  * `Resolvers` type checks every resolver against what it really returns.
  */
 import type { Game, GameJourney } from '@chess-paths/engine';
-import type { AnalysisRecord } from '../../store/types.js';
+import type { AnalysisRecord } from '../../store/index.js';
 
 /** One page of analyses, newest first. */
 export interface AnalysisConnectionModel {

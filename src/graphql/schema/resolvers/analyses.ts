@@ -11,7 +11,7 @@
  */
 
 import { formatInputPath, InputError, type InputPath, type PathQuery } from '@chess-paths/engine';
-import type { AnalysisPatch, Store } from '../../../store/types.js';
+import type { AnalysisPatch, Store } from '../../../store/index.js';
 import { servedOther } from '../../caching/replay.js';
 import { checkBatch, checkFen, checkFirst, checkText } from '../../limits/limits.js';
 import type { Context } from '../../request/context.js';
