@@ -15,6 +15,7 @@ import { squareName } from '@chess-paths/engine';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
+import { serverArgs } from './support/child-server.js';
 import { sumMetric } from './support/test-server.js';
 
 const PIECES = ['KING', 'QUEEN', 'ROOK', 'BISHOP', 'KNIGHT'] as const;
@@ -131,9 +132,9 @@ describe('the cache survives a restart', () => {
   });
 });
 
-/** `src/server.ts` as a child process on `databaseUrl`, once /health is 200. */
+/** The server (`serverArgs`: the build when current, else `src/server.ts`) as a child process on `databaseUrl`, once /health is 200. */
 async function startChild(databaseUrl: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
       PORT: '0',

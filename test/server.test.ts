@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError, DEFAULTS, loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
 import type { Store, StoredResult } from '../src/store/types.js';
+import { serverArgs } from './support/child-server.js';
 import { startTestServer, sumMetric, type TestServer } from './support/test-server.js';
 
 /** A store double: no cache hits, a switchable health, a lookup that waits for `lookup()` when given. */
@@ -403,7 +404,7 @@ describe('the entry point', () => {
     timeout: 150_000,
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chess-paths-main-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const child = spawn(process.execPath, serverArgs(), {
       env: {
         ...process.env,
         PORT: '0',
