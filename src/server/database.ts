@@ -3,15 +3,14 @@
  * store is open (or when it failed to open), `/health` answers 503 and path questions are answered
  * by the engine alone, while analyses report SERVICE_UNAVAILABLE. A store that failed to open is
  * tried again after DATABASE_RETRY_MS, doubling up to a minute (not after a migration error, which
- * needs a person); one that opens once shutdown began is closed at once. The real store is loaded
- * on first use, so engine-only runs never load Prisma. The health report is made here too, since
+ * needs a person); one that opens once shutdown began is closed at once. Prisma is loaded by the
+ * first opening, so engine-only runs never load it. The health report is made here too, since
  * all it tells besides shutdown is the database's state (src/http/router.ts serves it).
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { HealthReport } from '../http/router.js';
-import type { Store, StoreOptions } from '../store/index.js';
-import { redactUrl, unavailableReason } from '../store/index.js';
+import { openStore, redactUrl, type Store, type StoreOptions, unavailableReason } from '../store/index.js';
 
 /** Opens the store (the real one: `storeOpener`). */
 export type StoreOpener = (options: StoreOptions) => Promise<Store>;
@@ -22,12 +21,10 @@ const MAX_OPEN_RETRY_MS = 60_000;
 /** Time `/health` waits for the database's answer. */
 const HEALTH_TIMEOUT_MS = 2000;
 
-/** The real store, loaded on first use so engine-only runs never load Prisma. */
+/** The real store (Prisma is loaded by its first opening, so engine-only runs never load it). */
 export function storeOpener(logger: Logger): StoreOpener {
-  return async (options: StoreOptions): Promise<Store> => {
-    const { openStore } = await import('../store/index.js');
-    return openStore(options, { logger: logger.child({ component: 'store' }) });
-  };
+  return (options: StoreOptions): Promise<Store> =>
+    openStore(options, { logger: logger.child({ component: 'store' }) });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
