@@ -86,6 +86,8 @@ export interface Game {
 
 /** Each piece kind's role (1 pawn .. 6 king). */
 const ROLE: Record<number, Role> = { 1: 'PAWN', 2: 'KNIGHT', 3: 'BISHOP', 4: 'ROOK', 5: 'QUEEN', 6: 'KING' };
+/** The variations of a ply without any, one frozen list shared by every such ply (see `readPgn`'s). */
+const NO_VARIATIONS: GameVariation[] = Object.freeze([]) as never[];
 /** The largest move counter a FEN may have (nine digits). */
 const MAX_COUNTER = 999_999_999;
 
@@ -179,7 +181,8 @@ function plyOf(played: Played, position: ChessPosition, written: PgnMove, number
     commentsBefore: written.commentsBefore,
     comments: written.comments,
     nags: written.nags,
-    variations: written.variations.length === 0 ? [] : written.variations.map((v) => playVariation(v, before, number)),
+    variations:
+      written.variations.length === 0 ? NO_VARIATIONS : written.variations.map((v) => playVariation(v, before, number)),
   };
 }
 

@@ -63,13 +63,21 @@ export interface PgnText {
   result: string | null;
 }
 
+/**
+ * The one empty list a move's comments, NAGs and variations start as, until something is added
+ * (the first addition makes the list its own): most moves have none, and four new arrays a move
+ * were a large share of reading a game. Frozen, so that adding to it in place fails loudly
+ * rather than adding to every move.
+ */
+const NONE: never[] = Object.freeze([]) as never[];
+
 /** Reads the text of one game in PGN; throws `PgnError` naming what is wrong and where. */
 export function readPgn(text: string): PgnText {
   const tags: PgnTag[] = [];
   const main: PgnVariation = { moves: [], stopped: null };
   /** The lines being read, the main line first; a variation line is dropped when it has no move to follow. */
   const lines: (PgnVariation | null)[] = [main];
-  let pending: string[] = [];
+  let pending: string[] = NONE;
   let moveCount = 0;
   const current = () => lines[lines.length - 1];
   const last = () => current()?.moves.at(-1);
@@ -78,8 +86,8 @@ export function readPgn(text: string): PgnText {
     move: (san, line, column) => {
       const into = current();
       if (into === null || into.stopped !== null) return true;
-      into.moves.push({ san, line, column, commentsBefore: pending, comments: [], nags: [], variations: [] });
-      pending = [];
+      into.moves.push({ san, line, column, commentsBefore: pending, comments: NONE, nags: NONE, variations: NONE });
+      pending = NONE;
       moveCount++;
       return true;
     },
@@ -87,23 +95,35 @@ export function readPgn(text: string): PgnText {
       const comment = written.includes('\r') ? written.replace(/\r\n?/g, '\n') : written;
       const move = last();
       if (current() === null) return;
-      if (beforeMove || move === undefined) pending.push(comment);
+      if (beforeMove || move === undefined) {
+        if (pending === NONE) pending = [comment];
+        else pending.push(comment);
+      } else if (move.comments === NONE) move.comments = [comment];
       else move.comments.push(comment);
     },
-    nag: (nag) => last()?.nags.push(nag),
+    nag: (nag) => {
+      const move = last();
+      if (move === undefined) return;
+      if (move.nags === NONE) move.nags = [nag];
+      else move.nags.push(nag);
+    },
     open: () => {
       const anchor = last();
       const variation: PgnVariation | null = anchor ? { moves: [], stopped: null } : null;
-      if (anchor && variation) anchor.variations.push(variation);
+      if (anchor && variation) {
+        if (anchor.variations === NONE) anchor.variations = [variation];
+        else anchor.variations.push(variation);
+      }
       // Comments written before the parenthesis stay with the move they followed.
       lines.push(variation);
-      pending = [];
+      pending = NONE;
     },
     close: () => {
       const closed = lines.pop();
       // A comment closing a variation follows its last move.
-      if (closed && pending.length > 0) closed.moves.at(-1)?.comments.push(...pending);
-      pending = [];
+      const end = closed?.moves.at(-1);
+      if (end && pending.length > 0) end.comments = end.comments === NONE ? pending : end.comments.concat(pending);
+      pending = NONE;
     },
     stop: (why) => {
       const into = current();
