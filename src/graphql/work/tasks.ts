@@ -19,6 +19,7 @@ import {
   decodeLayers,
   encodeLayers,
   encodePathCursor,
+  type Game,
   InputError,
   type PackedLayers,
   type PathConnection,
@@ -250,7 +251,16 @@ function fieldOf(item: FieldItem): unknown {
 function readGameItem(item: GameItem): unknown {
   const text = readPgn(item.pgn);
   if (text.moveCount > item.maxPlies) return { overPlies: text.moveCount } satisfies OverPlies;
-  return playGame(text);
+  return plainGame(playGame(text));
+}
+
+/**
+ * A game as plain data, every FEN of its main line written: the engine writes a main line's FEN
+ * when first read (a getter), which a message to another thread would not carry, and the game
+ * cache weighs what a game holds when it is kept.
+ */
+function plainGame(game: Game): Game {
+  return { ...game, plies: game.plies.map((ply) => ({ ...ply, fen: ply.fen })) };
 }
 
 /** Does the work of one item. */

@@ -1,7 +1,7 @@
 /**
  * A game of chess from its PGN: the moves of its main line played from its start position, each
- * with its normalised SAN, its UCI form and the position after it, and the journey of every piece
- * of the start position. Moves are played on the project's own board (`chess-rules.ts`: the legal
+ * with its normalised SAN, its UCI form and the position after it (a main line's written when first
+ * read, `game-plies.ts`), and the journey of every piece of the start position. Moves are played on the project's own board (`chess-rules.ts`: the legal
  * moves of the piece kind a SAN names, to its square), tested against chess.js, which played them
  * before and stays the tests' oracle. What is read beyond standard SAN is decided here: castling
  * with zeros and promotions without `=` are read; a move that is ambiguous, or a
@@ -19,35 +19,12 @@ import { InputError } from '../errors.js';
 import type { Color, PathQuery, Role } from '../types.js';
 import { type ChessMove, ChessPosition, kindLetter, nameOf } from './chess-rules.js';
 import { readSan, writeSan } from './chess-san.js';
+import { FenTrail, type GamePly, type GameVariation, MainLinePly } from './game-plies.js';
 import { startFenOf } from './game-start.js';
 import { PgnError, type PgnMove, type PgnTag, type PgnText, type PgnVariation, readPgn } from './pgn.js';
 import { positionQuery } from './position.js';
 
-/** One half-move of the main line (or of a variation). */
-export interface GamePly {
-  /** 1 = White's first move of the whole game (a game from a FEN starts later). */
-  number: number;
-  color: Color;
-  san: string;
-  uci: string;
-  from: string;
-  to: string;
-  /** The position after the move. */
-  fen: string;
-  /** The author's comments written before the move, and after it. */
-  commentsBefore: string[];
-  comments: string[];
-  /** Its NAGs (`$1`, and marks such as `!?` as their numbers). */
-  nags: number[];
-  /** The author's alternatives to this move, each played from the position before it. */
-  variations: GameVariation[];
-}
-
-/** A variation: its plies, played as far as they are legal, and why it stops early (or null). */
-export interface GameVariation {
-  plies: GamePly[];
-  stopped: string | null;
-}
+export type { GamePly, GameVariation } from './game-plies.js';
 
 /** How the last position of the main line ends the game on the board. */
 export type BoardEnding = 'CHECKMATE' | 'STALEMATE' | 'INSUFFICIENT_MATERIAL';
@@ -122,13 +99,30 @@ export function playGame(text: PgnText): Game {
   }
 
   const plies: GamePly[] = [];
-  let before = startFen;
+  const trail = new FenTrail(startFen);
   for (const written of text.moves) {
     const played = play(position, written, number);
-    const ply = plyOf(played, position, written, number, before);
-    plies.push(ply);
+    checkCounters(position, written, number);
+    const index = trail.moves.push(played.uci) - 1;
+    const variations =
+      written.variations.length === 0
+        ? NO_VARIATIONS
+        : written.variations.map((v) => playVariation(v, trail.before(index), number));
+    plies.push(
+      new MainLinePly(
+        number,
+        position.turn < 0 ? 'WHITE' : 'BLACK',
+        played.san,
+        played.uci,
+        nameOf(played.move.from),
+        nameOf(played.move.to),
+        written,
+        variations,
+        trail,
+        index,
+      ),
+    );
     follow(onSquare, played.move, number);
-    before = ply.fen;
     number++;
   }
   const result = text.result ?? text.tags.find((t) => t.name === 'Result')?.value.trim() ?? '*';
@@ -162,14 +156,22 @@ interface Played {
   uci: string;
 }
 
-/** The ply of a move just played on `position` (from `before`), with what the author wrote of it and its variations. */
-function plyOf(played: Played, position: ChessPosition, written: PgnMove, number: number, before: string): GamePly {
-  const fen = position.fen();
+/** Refuses a move that takes the FEN's move counters past nine digits. */
+function checkCounters(position: ChessPosition, written: PgnMove, number: number): void {
   if (position.halfmove > MAX_COUNTER || position.fullmove > MAX_COUNTER) {
     throw new PgnError(
       `${moveName(number, written)} takes the FEN's move counters past nine digits (line ${written.line}, column ${written.column}): the FEN tag starts too late`,
     );
   }
+}
+
+/**
+ * A variation's ply, just played on `position` (from `before`), with what the author wrote of it
+ * and its own variations: plain data, its FEN written at once (variations are few and short).
+ */
+function plyOf(played: Played, position: ChessPosition, written: PgnMove, number: number, before: string): GamePly {
+  const fen = position.fen();
+  checkCounters(position, written, number);
   return {
     number,
     color: position.turn < 0 ? 'WHITE' : 'BLACK',

@@ -93,6 +93,38 @@ describe('random games written in every style and read back', () => {
     }
   });
 
+  it("write a main line's FENs when read, in any order, and carry them in JSON; variations start from the position before their move", () => {
+    let variations = 0;
+    for (const [i, game] of games.entries()) {
+      const pgn = writePgn(game, random);
+      const read = readGame(pgn);
+      const context = `game ${i}:\n${pgn}`;
+      const expected = game.moves.map(contractFen);
+      // Read in a shuffled order: the trail walks forward, and starts again for an earlier ply.
+      const order = read.plies.map((_, k) => k);
+      for (let k = order.length - 1; k > 0; k--) {
+        const j = random.int(k + 1);
+        [order[k], order[j]] = [order[j], order[k]];
+      }
+      for (const k of order) expect(read.plies[k].fen, `${context}\nply ${k}`).toBe(expected[k]);
+      const copied = JSON.parse(JSON.stringify(read.plies)) as { fen: string }[];
+      expect(
+        copied.map((p) => p.fen),
+        context,
+      ).toEqual(expected);
+      for (const [k, ply] of read.plies.entries()) {
+        for (const variation of ply.variations) {
+          if (variation.plies.length === 0) continue;
+          const board = new Chess(k === 0 ? game.startFen : game.moves[k - 1].after);
+          board.move(variation.plies[0].san);
+          expect(variation.plies[0].fen.split(' ').slice(0, 3), context).toEqual(board.fen().split(' ').slice(0, 3));
+          variations++;
+        }
+      }
+    }
+    expect(variations).toBeGreaterThan(20);
+  });
+
   it('refuse every promotion written without its piece, naming the move', () => {
     let refused = 0;
     for (const game of games) {
