@@ -15,7 +15,7 @@
  */
 import { lowestBit } from '../board/bitset.js';
 import type { Geometry } from '../board/geometry.js';
-import { Accumulator, noteGrowth, type SparseLayers, SparseWords, scratchGrowth } from '../board/words.js';
+import { Accumulator, noteGrowth, type SparseLayers, SparseWords } from '../board/words.js';
 import { type FairyShifts, fairyShifts } from '../fairy/fairy-fill.js';
 import { FairyStep } from '../fairy/fairy-step.js';
 import { leaperGroupsOf } from '../fairy/leaper-groups.js';
@@ -24,7 +24,6 @@ import { WasmWideKnightFill, wasmWideKnightAvailable } from '../kernels/knight-w
 import { LeaperFill } from '../kernels/leapers.js';
 import { type Shift, SparseSlider } from '../kernels/slide.js';
 import type { OrthodoxMover } from '../types.js';
-import { heldBytes, keptTables } from '../util/memory.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
@@ -332,32 +331,4 @@ function recordStep(list: SparseWords, from: number, to: number, k: number, dist
 function grew<K>(kernel: K): K {
   noteGrowth();
   return kernel;
-}
-
-/**
- * The general fill of each board size, in the `boards` cache (`memory.ts`). Its scratch grows to
- * the largest solve it served, so it is measured again as it is used (not what it shares with
- * other entries): after any fill's scratch grew (`scratchGrowth`: its lists, its kernels, its
- * shifts), and at every 64th use whatever grew (the fairy step's lazy arrays). Measuring at
- * every use cost a fifth of a 64 x 64 knight solve once its kernel ran in WebAssembly.
- */
-const fills = keptTables<WordFill>('boards', 'fill');
-const SHARED = new Set(['geo', 'fairy', 'guard']);
-let uses = 0;
-/** The growth count when each fill was last measured. */
-const measured = new WeakMap<WordFill, number>();
-
-/** The general fill of a geometry (one per board size, reused while it is kept). */
-export function wordFillOf(geo: Geometry): WordFill {
-  const id = `${geo.files}x${geo.ranks}`;
-  let fill = fills.get(id);
-  if (fill === undefined) {
-    fill = new WordFill(geo);
-    fills.set(id, fill, heldBytes(fill, SHARED));
-    measured.set(fill, scratchGrowth.count);
-  } else if (measured.get(fill) !== scratchGrowth.count || (++uses & 63) === 0) {
-    fills.resize(id, heldBytes(fill, SHARED));
-    measured.set(fill, scratchGrowth.count);
-  }
-  return fill;
 }

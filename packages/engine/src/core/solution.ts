@@ -15,10 +15,10 @@ import { geometryOf } from '../board/geometry.js';
 import { squareName } from '../board/squares.js';
 import { InputError } from '../errors.js';
 import type { Board, CanonicalProblem, Path, PathConnection, PathResult, Piece, SquareSet } from '../types.js';
-import { wordFillOf } from './fill.js';
 import type { LayerStore } from './layers.js';
 import { decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
 import { type Prepared, wordsAt } from './query.js';
+import { wordFillOf } from './word-fills.js';
 
 /** What a `Solution` computes on first read. */
 interface Derived {

@@ -16,13 +16,13 @@ import { smallLayerWords, solveFairySmall } from '../fairy/fairy-small.js';
 import { fairy64Words, solveFairy64 } from '../fairy/fairy64.js';
 import { javascriptKernel, type Kernel64, standardKernel } from '../kernels/kernel64.js';
 import { type CanonicalProblem, type PathQuery, PIECES } from '../types.js';
-import { wordFillOf } from './fill.js';
 import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from './layers.js';
 import { checkPacked, type PackedLayers } from './packed.js';
 import { prepareStandard, readStandard, standardWords } from './prepare64.js';
 import { allocateWords, Prepared, pieceCode, prepareCanonical, prepareQuery, wordsAt } from './query.js';
 import { type Solution, StoredSolution } from './solution.js';
 import { StandardSolution } from './solution64.js';
+import { wordFillOf } from './word-fills.js';
 
 /** Which fill to use. Every choice gives the same answers; the tests compare them. */
 export interface SolveOptions {
