@@ -11,9 +11,10 @@
  * database's write lock, so the total it reads includes every committed save and no concurrent
  * save can slip in between the check and the commit; throwing rolls the write back.
  */
+
+import { StorageLimitError } from './errors.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { readTotals } from './totals.js';
-import { StorageLimitError } from './types.js';
 
 /** Bytes counted per analysis beyond its text: id, token hash, timestamps, record header, index entries. */
 export const ANALYSIS_ROW_OVERHEAD = 256;

@@ -24,8 +24,10 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { InputError, type PathQuery } from '@chess-paths/engine';
 import { AnalysisBudget, analysisBytes } from './analysis-budget.js';
+import { decodeAnalysisCursor, encodeAnalysisCursor } from './analysis-cursor.js';
 import { chunkBy, yieldToEventLoop } from './chunks.js';
 import type { Dialect } from './dialect.js';
+import { ConflictError, DatabaseBusyError, ForbiddenError, NotFoundError, VersionLimitError } from './errors.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import {
   DEFAULT_IDEMPOTENCY_WINDOW_MS,
@@ -38,18 +40,13 @@ import {
 import type { StoreLogger } from './migrate.js';
 import { READ_ROWS } from './result-cache.js';
 import { MAX_INT } from './transfer/fields.js';
-import {
-  type AnalysisPage,
-  type AnalysisPatch,
-  type AnalysisRecord,
-  type AnalysisStore,
-  ConflictError,
-  DatabaseBusyError,
-  ForbiddenError,
-  NotFoundError,
-  type SavedAnalysis,
-  type SaveOptions,
-  VersionLimitError,
+import type {
+  AnalysisPage,
+  AnalysisPatch,
+  AnalysisRecord,
+  AnalysisStore,
+  SavedAnalysis,
+  SaveOptions,
 } from './types.js';
 
 interface AnalysisRow {
@@ -99,26 +96,6 @@ function checkLengths(queries: readonly PathQuery[], resultKeys: readonly string
   if (queries.length !== resultKeys.length) {
     throw new InputError(['resultKeys'], resultKeys.length, `must list one key per query (${queries.length})`);
   }
-}
-
-const CURSOR_PREFIX = 'analysis:';
-
-/** Opaque cursor of an analysis in the newest-first order. */
-export function encodeAnalysisCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`${CURSOR_PREFIX}${createdAt.getTime()}:${id}`, 'utf8').toString('base64url');
-}
-
-/** Decodes a cursor; a malformed one is an `InputError` on `after`. */
-export function decodeAnalysisCursor(cursor: string): { createdAt: Date; id: string } {
-  const bad = () => new InputError(['after'], cursor, 'is not a valid cursor');
-  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (Buffer.from(text, 'utf8').toString('base64url') !== cursor) throw bad();
-  const match = /^analysis:(\d{1,15}):(.+)$/s.exec(text);
-  if (!match) throw bad();
-  const createdAt = new Date(Number(match[1]));
-  if (Number.isNaN(createdAt.getTime())) throw bad();
-  return { createdAt, id: match[2] };
 }
 
 /** Attempts of an update that keeps meeting concurrent updates of the same analysis. */

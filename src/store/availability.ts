@@ -24,8 +24,9 @@
  * yet, it runs a trial write first. So a disk that filled up while nothing was written, or a
  * database that cannot be written at start-up, shows on `/health` before any user's save fails.
  */
+
+import { DatabaseBusyError, DatabaseUnavailableError } from './errors.js';
 import type { StoreLogger } from './migrate.js';
-import { DatabaseBusyError, DatabaseUnavailableError } from './types.js';
 
 /** SQLite result codes (primary, as better-sqlite3 names them) that mean the database is unusable. */
 const UNAVAILABLE_CODE = /^SQLITE_(BUSY|LOCKED|READONLY|FULL|IOERR|CANTOPEN|CORRUPT|NOTADB|PERM|NOLFS|PROTOCOL)(_|$)/;

@@ -7,10 +7,10 @@
  * failed write is logged and its counts are dropped: they only order eviction.
  */
 import { yieldToEventLoop } from './chunks.js';
+import { DatabaseUnavailableError } from './errors.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { StoreLogger } from './migrate.js';
 import { MAX_INT } from './transfer/fields.js';
-import { DatabaseUnavailableError } from './types.js';
 
 /** What the counter needs of the result cache's options. */
 export interface HitCounterOptions {

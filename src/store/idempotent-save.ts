@@ -14,9 +14,10 @@
  * violation, which rolls its whole transaction back (its analysis too), and the save is tried
  * again: it now finds the first's record.
  */
+
+import { IdempotencyKeyReusedError, IdempotentSaveGoneError } from './errors.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { hashIdempotencyKey, openEditToken, saveFingerprint, sealEditToken } from './idempotency-key.js';
-import { IdempotencyKeyReusedError, IdempotentSaveGoneError } from './types.js';
 
 /** Expired records deleted at most per save. */
 export const PURGE_BATCH = 32;

@@ -14,6 +14,7 @@ export { databaseFileFromUrl } from '../config/kinds.js';
 export { unavailableReason } from './availability.js';
 export type { LockingMode } from './connection.js';
 export { type Dialect, dialectOf, redactUrl } from './dialect.js';
+export * from './errors.js';
 export { idempotencyKeyProblem } from './idempotency-key.js';
 export type { MigrateOptions, MigrateResult, StoreLogger } from './migrate.js';
 export type { OpenedStore, StoreExtras } from './open.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Availability, unavailableReason } from '../../src/store/availability.js';
-import { DatabaseUnavailableError } from '../../src/store/types.js';
+import { DatabaseUnavailableError } from '../../src/store/errors.js';
 import { recordingLogger } from '../support/store-fixtures.js';
 
 /** An error shaped like Prisma's PrismaClientKnownRequestError around a driver-adapter error. */
