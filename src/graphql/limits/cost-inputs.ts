@@ -4,11 +4,27 @@
  * many rays a fairy piece's Betza text may give, how many squares its board has, how many questions
  * a list holds. Each is a count over the text or the value (a PGN's moves by the game reader's
  * own tokenizer, which makes no object), so it costs what reading them costs and never fails;
- * and the arguments of a field, read with the request's variables.
+ * the arguments of a field, read with the request's variables; and the work units each lazy
+ * field of an answer adds a question.
  */
 import { countPgnMoves } from '@chess-paths/engine';
 import { type FieldNode, valueFromASTUntyped } from 'graphql';
 import type { Limits } from '../../config.js';
+
+/** Work units per question of the lazy fields, by `Type.field`. */
+export const FIELD_UNITS: Readonly<Record<string, number>> = {
+  'PathResult.pathCount': 1,
+  'PathResult.path': 1,
+  'PathResult.distances': 1,
+  'PathResult.squares': 1,
+  'Overlay.ascii': 1,
+  'Overlay.svg': 4,
+  'Overlay.asciiLines': 1,
+  'Overlay.shapes': 1,
+  'Overlay.pgn': 1,
+  'SquareSet.bitboard': 1,
+  'SquareSet.squares': 1,
+};
 
 /** Work of drawing one piece of a position in an SVG, in board squares (a glyph is a few hundred characters). */
 export const PIECE_SVG_WORK = 64;

@@ -57,6 +57,7 @@ import {
   betzaReadWork,
   boardSquares,
   DEFAULT_BOARD_SQUARES,
+  FIELD_UNITS,
   GAME_PIECE_UNITS,
   MAX_PIECES,
   moverWeight,
@@ -99,21 +100,6 @@ export interface OperationCostArgs {
   variables?: Readonly<Record<string, unknown>> | null;
   limits: Limits;
 }
-
-/** Work units per question of the lazy fields, by `Type.field`. */
-const UNITS: Record<string, number> = {
-  'PathResult.pathCount': 1,
-  'PathResult.path': 1,
-  'PathResult.distances': 1,
-  'PathResult.squares': 1,
-  'Overlay.ascii': 1,
-  'Overlay.svg': 4,
-  'Overlay.asciiLines': 1,
-  'Overlay.shapes': 1,
-  'Overlay.pgn': 1,
-  'SquareSet.bitboard': 1,
-  'SquareSet.squares': 1,
-};
 
 /** A schema type seen by shape only (Apollo and this module may load two copies of graphql). */
 interface SchemaType {
@@ -249,7 +235,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
     const pieces = key === 'Overlay.svg' ? scope.pieceUnits : 0;
     // The annotated PGN compares every maneuver of the game, as `Journey.maneuvers` does.
     const work = key === 'Game.pgn' ? scope.plies * MANEUVER_WORK : 0;
-    return { cost: SCALAR_COST, work, units: (UNITS[key] ?? 0) + pieces };
+    return { cost: SCALAR_COST, work, units: (FIELD_UNITS[key] ?? 0) + pieces };
   }
   const { limits } = walk;
   const definition = parent?.getFields?.()[name];
@@ -347,7 +333,7 @@ function field(node: FieldNode, parent: SchemaType | undefined, scope: Scope, wa
   const cost = (OBJECT_COST + below.cost) * m;
   if (type?.name === 'PathResult') return { cost, work: prepared + squares * (1 + extraUnits + below.units), units: 0 };
   if (key === 'PathResult.paths') return { cost, work: below.work, units: m + below.units };
-  return { cost, work: prepared + below.work * (mWork || m), units: (UNITS[key] ?? 0) + below.units };
+  return { cost, work: prepared + below.work * (mWork || m), units: (FIELD_UNITS[key] ?? 0) + below.units };
 }
 
 function namedType(type: unknown): SchemaType | undefined {
