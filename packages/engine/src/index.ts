@@ -47,6 +47,7 @@ export {
   type GamePly,
   type GameVariation,
   journeyRoute,
+  type PlayGameOptions,
   playGame,
   readGame,
 } from './games/game.js';

@@ -19,7 +19,6 @@ import {
   decodeLayers,
   encodeLayers,
   encodePathCursor,
-  type Game,
   InputError,
   type PackedLayers,
   type PathConnection,
@@ -251,16 +250,8 @@ function fieldOf(item: FieldItem): unknown {
 function readGameItem(item: GameItem): unknown {
   const text = readPgn(item.pgn);
   if (text.moveCount > item.maxPlies) return { overPlies: text.moveCount } satisfies OverPlies;
-  return plainGame(playGame(text));
-}
-
-/**
- * A game as plain data, every FEN of its main line written: the engine writes a main line's FEN
- * when first read (a getter), which a message to another thread would not carry, and the game
- * cache weighs what a game holds when it is kept.
- */
-function plainGame(game: Game): Game {
-  return { ...game, plies: game.plies.map((ply) => ({ ...ply, fen: ply.fen })) };
+  // Every FEN written as the moves are played: the answer crosses to the main thread as plain data.
+  return playGame(text, { fens: 'at-once' });
 }
 
 /** Does the work of one item. */

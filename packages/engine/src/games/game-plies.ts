@@ -8,7 +8,7 @@
  */
 
 import type { Color } from '../types.js';
-import { type ChessMove, ChessPosition, squareOf } from './chess-rules.js';
+import { type ChessMove, ChessPosition, nameOf, squareOf } from './chess-rules.js';
 
 /** One half-move of the main line (or of a variation). */
 
@@ -93,8 +93,19 @@ interface WrittenNotes {
   nags: number[];
 }
 
+/** A move as `playGame` played it: its SAN with its check sign, its UCI, its squares. */
+interface PlayedMove {
+  san: string;
+  uci: string;
+  move: { from: number; to: number };
+}
+
 /** A ply of the main line: plain fields, and its FEN from the trail on first read. */
 export class MainLinePly implements GamePly {
+  san: string;
+  uci: string;
+  from: string;
+  to: string;
   commentsBefore: string[];
   comments: string[];
   nags: number[];
@@ -104,15 +115,16 @@ export class MainLinePly implements GamePly {
   constructor(
     public number: number,
     public color: Color,
-    public san: string,
-    public uci: string,
-    public from: string,
-    public to: string,
+    played: PlayedMove,
     written: WrittenNotes,
     public variations: GameVariation[],
     trail: FenTrail,
     index: number,
   ) {
+    this.san = played.san;
+    this.uci = played.uci;
+    this.from = nameOf(played.move.from);
+    this.to = nameOf(played.move.to);
     this.commentsBefore = written.commentsBefore;
     this.comments = written.comments;
     this.nags = written.nags;

@@ -73,8 +73,18 @@ export function readGame(pgn: string): Game {
   return playGame(readPgn(pgn));
 }
 
+/** How `playGame` writes a main line's FENs. */
+export interface PlayGameOptions {
+  /**
+   * `'when-read'` (default): a ply writes its FEN when first read. `'at-once'`: plain plies, FENs
+   * written as played, for callers that read them all or send the game to another thread.
+   */
+  fens?: 'when-read' | 'at-once';
+}
+
 /** Plays a read game from its start position. */
-export function playGame(text: PgnText): Game {
+export function playGame(text: PgnText, options: PlayGameOptions = {}): Game {
+  const atOnce = options.fens === 'at-once';
   const startFen = startFenOf(text.tags);
   const position = ChessPosition.fromFen(startFen);
   let number = (position.fullmove - 1) * 2 + (position.turn < 0 ? 2 : 1);
@@ -100,28 +110,24 @@ export function playGame(text: PgnText): Game {
 
   const plies: GamePly[] = [];
   const trail = new FenTrail(startFen);
+  let before = startFen;
   for (const written of text.moves) {
     const played = play(position, written, number);
-    checkCounters(position, written, number);
-    const index = trail.moves.push(played.uci) - 1;
-    const variations =
-      written.variations.length === 0
-        ? NO_VARIATIONS
-        : written.variations.map((v) => playVariation(v, trail.before(index), number));
-    plies.push(
-      new MainLinePly(
-        number,
-        position.turn < 0 ? 'WHITE' : 'BLACK',
-        played.san,
-        played.uci,
-        nameOf(played.move.from),
-        nameOf(played.move.to),
-        written,
-        variations,
-        trail,
-        index,
-      ),
-    );
+    let ply: GamePly;
+    if (atOnce) {
+      ply = plyOf(played, position, written, number, before);
+      before = ply.fen;
+    } else {
+      checkCounters(position, written, number);
+      const index = trail.moves.push(played.uci) - 1;
+      const variations =
+        written.variations.length === 0
+          ? NO_VARIATIONS
+          : written.variations.map((v) => playVariation(v, trail.before(index), number));
+      const color = position.turn < 0 ? 'WHITE' : 'BLACK';
+      ply = new MainLinePly(number, color, played, written, variations, trail, index);
+    }
+    plies.push(ply);
     follow(onSquare, played.move, number);
     number++;
   }
@@ -166,8 +172,9 @@ function checkCounters(position: ChessPosition, written: PgnMove, number: number
 }
 
 /**
- * A variation's ply, just played on `position` (from `before`), with what the author wrote of it
- * and its own variations: plain data, its FEN written at once (variations are few and short).
+ * A ply just played on `position` (from `before`), with what the author wrote of it and its
+ * variations: plain data, its FEN written at once (a variation's plies, which are few and short,
+ * and a main line's with `fens: 'at-once'`).
  */
 function plyOf(played: Played, position: ChessPosition, written: PgnMove, number: number, before: string): GamePly {
   const fen = position.fen();

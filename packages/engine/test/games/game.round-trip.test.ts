@@ -13,8 +13,8 @@
  */
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
-import { readGame } from '../../src/games/game.js';
-import { countPgnMoves } from '../../src/games/pgn.js';
+import { playGame, readGame } from '../../src/games/game.js';
+import { countPgnMoves, readPgn } from '../../src/games/pgn.js';
 import { contractFen, generator, randomGame, writePgn } from '../support/pgn-writer.js';
 
 describe('random games written in every style and read back', () => {
@@ -93,7 +93,7 @@ describe('random games written in every style and read back', () => {
     }
   });
 
-  it("write a main line's FENs when read, in any order, and carry them in JSON; variations start from the position before their move", () => {
+  it("write a main line's FENs when read, in any order, or at once, and carry them in JSON; variations start from the position before their move", () => {
     let variations = 0;
     for (const [i, game] of games.entries()) {
       const pgn = writePgn(game, random);
@@ -112,6 +112,13 @@ describe('random games written in every style and read back', () => {
         copied.map((p) => p.fen),
         context,
       ).toEqual(expected);
+      // Written at once, the plies are plain data: a structured clone (a message to a worker) keeps them.
+      const atOnce = structuredClone(playGame(readPgn(pgn), { fens: 'at-once' }));
+      expect(
+        atOnce.plies.map((p) => p.fen),
+        context,
+      ).toEqual(expected);
+      expect(JSON.stringify(atOnce.plies), context).toBe(JSON.stringify(read.plies));
       for (const [k, ply] of read.plies.entries()) {
         for (const variation of ply.variations) {
           if (variation.plies.length === 0) continue;
