@@ -40,7 +40,7 @@ export abstract class Solution implements PathResult {
   abstract readonly cached: boolean;
   // No constructor, and these two fields are added when first written: a base class with a
   // constructor of its own makes every `new StandardSolution` call it through a generic
-  // construct stub, a tenth of an 8 x 8 solve.
+  // construct stub, about a twentieth of an 8 x 8 solve.
   /** The path count, once computed or restored. */
   declare protected cachedCount: bigint | undefined;
   /** The rest of what is computed on first read, in an object of its own: a result read only for its distance and layers stays small and quick to build. */
