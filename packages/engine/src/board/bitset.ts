@@ -53,26 +53,39 @@ export function bitIndices(words: ArrayLike<number>, offset: number, count: numb
   return out;
 }
 
+/** Character codes of the hex digits 0-9a-f. */
+const DIGIT_CODES = new Uint8Array([48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 97, 98, 99, 100, 101, 102]);
+
+/**
+ * A word as eight hex digits. `String.fromCharCode` of the eight codes makes one flat string in
+ * a few nanoseconds; `toString(16)` and padding cost ten times more, which on 8 x 8 was most of
+ * what a problem's key costs.
+ */
+function hexWord(w: number): string {
+  const d = DIGIT_CODES;
+  return String.fromCharCode(
+    d[w >>> 28],
+    d[(w >>> 24) & 15],
+    d[(w >>> 20) & 15],
+    d[(w >>> 16) & 15],
+    d[(w >>> 12) & 15],
+    d[(w >>> 8) & 15],
+    d[(w >>> 4) & 15],
+    d[w & 15],
+  );
+}
+
 /** Text form of `words[offset .. offset + ceil(n/32))` for a board of n squares. */
 export function formatWords(words: ArrayLike<number>, offset: number, n: number): string {
   const digits = (n + 3) >>> 2;
   const count = wordsFor(n);
-  let out = '';
-  if (count > 8) {
-    // Large boards: one flat string (repeated `+=` builds a rope that every later compare or hash flattens again).
-    const parts: string[] = new Array(count);
-    for (let i = count - 1; i >= 0; i--) {
-      const hex = (words[offset + i] >>> 0).toString(16);
-      parts[count - 1 - i] = i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
-    }
-    out = parts.join('');
-  } else {
-    for (let i = count - 1; i >= 0; i--) {
-      const hex = (words[offset + i] >>> 0).toString(16);
-      out += i === count - 1 ? hex : '00000000'.slice(hex.length) + hex;
-    }
-  }
-  return `0x${out.length < digits ? '0'.repeat(digits - out.length) + out : out.slice(out.length - digits)}`;
+  if (count === 1) return `0x${hexWord(words[offset]).slice(8 - digits)}`;
+  if (count === 2) return `0x${(hexWord(words[offset + 1]) + hexWord(words[offset])).slice(16 - digits)}`;
+  // One flat string (repeated `+=` builds a rope that every later compare or hash flattens again).
+  const parts: string[] = new Array(count);
+  for (let i = 0; i < count; i++) parts[i] = hexWord(words[offset + count - 1 - i]);
+  const out = parts.join('');
+  return `0x${out.slice(out.length - digits)}`;
 }
 
 /** Text form of a square set on a board. */

@@ -12,6 +12,76 @@ import type { Board, SquareSet } from '../types.js';
 import { decodeBase64Url, encodeBase64Url } from '../util/base64url.js';
 import { forEachMove, type Mover } from './moves.js';
 
+/**
+ * Reused by `countPaths`, which runs no caller's code: making two typed arrays cost more than
+ * counting an 8 x 8 answer's paths. Boards beyond 64 x 64 make their own, which costs little
+ * beside their count.
+ */
+const SCRATCH_SQUARES = 4096;
+const scratchLayerOf = new Int32Array(SCRATCH_SQUARES);
+const scratchCounts = new Float64Array(SCRATCH_SQUARES);
+
+/**
+ * The number of shortest paths: the paths to each layer square summed layer by layer over the
+ * moves from the layer before. Counted in doubles while every count is below 2^53 (exact there,
+ * and many times cheaper than BigInt); from the first layer with a larger count on, in BigInt.
+ */
+export function countPaths(mover: Mover, board: Board, passable: Int32Array, layers: readonly SquareSet[]): bigint {
+  if (layers.length === 0) return 0n;
+  const { files, ranks } = board;
+  const n = files * ranks;
+  const small = n <= SCRATCH_SQUARES;
+  const layerOf = small ? scratchLayerOf.fill(-1, 0, n) : new Int32Array(n).fill(-1);
+  const squares = layers.map((set, k) => {
+    const indices = set.indices;
+    for (const v of indices) layerOf[v] = k;
+    return indices;
+  });
+  let exact: Float64Array | null = small ? scratchCounts.fill(0, 0, n) : new Float64Array(n);
+  let big: bigint[] | null = null;
+  for (const v of squares[0]) exact[v] = 1;
+  for (let k = 1; k < squares.length; k++) {
+    if (exact !== null) {
+      const counts: Float64Array = exact;
+      let from = 0;
+      const add = (v: number) => {
+        if (layerOf[v] === k) counts[v] += from;
+      };
+      for (const u of squares[k - 1]) {
+        from = counts[u];
+        forEachMove(mover, files, ranks, passable, u, add);
+      }
+      let overflow = false;
+      for (const v of squares[k]) if (counts[v] > Number.MAX_SAFE_INTEGER) overflow = true;
+      if (!overflow) continue;
+      // The layer before is exact: this layer again, in BigInt.
+      big = new Array<bigint>(n);
+      for (const u of squares[k - 1]) big[u] = BigInt(counts[u]);
+      exact = null;
+    }
+    const counts = big as bigint[];
+    for (const v of squares[k]) counts[v] = 0n;
+    for (const u of squares[k - 1]) {
+      const from = counts[u];
+      forEachMove(mover, files, ranks, passable, u, (v) => {
+        if (layerOf[v] === k) counts[v] += from;
+      });
+    }
+  }
+  let total = 0n;
+  const last = squares[squares.length - 1];
+  if (exact !== null) {
+    let sum = 0;
+    for (const v of last) sum += exact[v];
+    // Each count is exact; their sum may not be.
+    if (sum <= Number.MAX_SAFE_INTEGER) return BigInt(sum);
+    for (const v of last) total += BigInt(exact[v]);
+    return total;
+  }
+  for (const v of last) total += (big as bigint[])[v];
+  return total;
+}
+
 /** Layers L_0..L_D with their moves between consecutive layers. */
 export class PathGraph {
   /** Layer of each square, -1 outside the layers. */
@@ -53,22 +123,6 @@ export class PathGraph {
       this.successorCache.set(u, list);
     }
     return list;
-  }
-
-  /** Number of shortest paths (dynamic programming over the layers). */
-  count(): bigint {
-    const layers = this.layerSquares;
-    if (layers.length === 0) return 0n;
-    let counts: bigint[] = layers[0].map(() => 1n);
-    for (let k = 1; k < layers.length; k++) {
-      const next: bigint[] = layers[k].map(() => 0n);
-      layers[k - 1].forEach((u, j) => {
-        const c = counts[j];
-        for (const v of this.successors(u)) next[this.position[v]] += c;
-      });
-      counts = next;
-    }
-    return counts.reduce((a, b) => a + b, 0n);
   }
 
   /** The greedy completion of `prefix` (whose last square is in layer prefix.length - 1). */

@@ -16,7 +16,7 @@ import { squareName } from '../board/squares.js';
 import { InputError } from '../errors.js';
 import type { Board, CanonicalProblem, Path, PathConnection, PathResult, Piece, SquareSet } from '../types.js';
 import type { LayerStore } from './layers.js';
-import { decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
+import { countPaths, decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
 import { type Prepared, wordsAt } from './query.js';
 import { wordFillOf } from './word-fills.js';
 
@@ -95,7 +95,11 @@ export abstract class Solution implements PathResult {
   }
 
   get pathCount(): bigint {
-    return (this.cachedCount ??= this.graph().count());
+    if (this.cachedCount === undefined) {
+      const { data, words, mover } = this.prepared;
+      this.cachedCount = countPaths(mover, this.board, wordsAt(data, 0, words), this.layers);
+    }
+    return this.cachedCount;
   }
 
   /** The path count if something already computed it (or it was restored), else undefined. */
