@@ -14,20 +14,52 @@ import { STANDARD_BOARD } from '../board/board.js';
 import { type PathQuery, PIECES, type Piece } from '../types.js';
 import { Prepared, pieceCode } from './query.js';
 
+/** Negative once a mask digit is not a hex digit (reset before each mask). */
+let badDigit = 0;
+
+/** Eight hex digits of `text` from `at`, as a 32-bit word (makes `badDigit` negative on a non-digit). */
+function hex8(text: string, at: number): number {
+  let word = 0;
+  let check = 0;
+  for (let i = at; i < at + 8; i += 2) {
+    const c0 = text.charCodeAt(i);
+    const c1 = text.charCodeAt(i + 1);
+    // A code of 128 or more is never a digit: it makes the value negative.
+    const pair = HEX_PAIRS[((c0 << 7) | c1) & 0x3fff] | -((c0 | c1) >>> 7);
+    check |= pair;
+    word = (word << 8) | (pair & 255);
+  }
+  badDigit |= check;
+  return word;
+}
+
 /**
- * Writes the squares named in `list` to `out` at `at` (a1..h4) and `at + 1` (a5..h8). Returns
- * a negative number when `list` is not a list of square names: a name must be two characters,
- * a file letter a..h (either case) and a rank digit 1..8. It stops at the first name that is
- * not (the general path then says which).
+ * The high word (a5..h8) of the last `squares64`, and its check: negative when a name was not a
+ * square. The caller reads both at once, before anything else runs: reading a list can run a
+ * caller's code (a getter, a Proxy), which may solve another question through this module.
  */
-function readSquares(list: unknown, out: Int32Array, at: number): number {
-  if (!Array.isArray(list)) return -1;
+let hiOut = 0;
+let checkOut = 0;
+
+/**
+ * The low word (a1..h4) of the squares named in `list`, the high word in `hiOut`. A name must
+ * be two characters, a file letter a..h (either case) and a rank digit 1..8. It stops at the
+ * first name that is not (the general path then says which).
+ */
+function squares64(list: unknown): number {
+  if (!Array.isArray(list)) {
+    checkOut = -1;
+    return 0;
+  }
   let lo = 0;
   let hi = 0;
   let check = 0;
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && check >= 0; i++) {
     const name = list[i];
-    if (typeof name !== 'string' || name.length !== 2) return -1;
+    if (typeof name !== 'string' || name.length !== 2) {
+      check = -1;
+      break;
+    }
     const file = (name.charCodeAt(0) | 0x20) - 97;
     const rank = name.charCodeAt(1) - 49;
     check |= file | rank | (7 - file) | (7 - rank); // negative unless both are 0..7
@@ -37,68 +69,18 @@ function readSquares(list: unknown, out: Int32Array, at: number): number {
     lo |= bit & low;
     hi |= bit & ~low;
   }
-  out[at] = lo;
-  out[at + 1] = hi;
-  return check;
+  hiOut = hi;
+  checkOut = check;
+  return lo;
 }
 
 /**
  * The last mask text read and its words: a service (or a caller looping over one position)
- * often asks many questions on the same mask; an equal string skips the 16 digits. The text
- * starts as one whose words are the ones below: never a shortcut past the checks.
+ * often asks many questions on the same mask; an equal string skips the 16 digits.
  */
-const lastMask = ['0x0000000000000000'];
-const lastMaskWords = new Int32Array(2);
-
-/**
- * Writes the words of a mask text (`0x` and 16 hex digits, either case) to `out[0]` (a1..h4)
- * and `out[1]` (a5..h8). Returns a negative number when the text is not one.
- *
- * The 16 digits are read as eight pairs, unrolled, each looked up in `HEX_PAIRS`; a character
- * code of 128 or more makes its pair negative whatever the table holds at the index its low bits
- * give. A loop over the pairs, or a helper called per pair, costs about half as much again.
- */
-function readMask(mask: unknown, out: Int32Array): number {
-  if (mask === lastMask[0]) {
-    out[0] = lastMaskWords[0];
-    out[1] = lastMaskWords[1];
-    return 0;
-  }
-  if (typeof mask !== 'string' || mask.length !== 18 || mask.charCodeAt(0) !== 48) return -1;
-  if ((mask.charCodeAt(1) | 0x20) !== 120) return -1;
-  let a = mask.charCodeAt(2);
-  let b = mask.charCodeAt(3);
-  const h0 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(4);
-  b = mask.charCodeAt(5);
-  const h1 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(6);
-  b = mask.charCodeAt(7);
-  const h2 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(8);
-  b = mask.charCodeAt(9);
-  const h3 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(10);
-  b = mask.charCodeAt(11);
-  const l0 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(12);
-  b = mask.charCodeAt(13);
-  const l1 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(14);
-  b = mask.charCodeAt(15);
-  const l2 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  a = mask.charCodeAt(16);
-  b = mask.charCodeAt(17);
-  const l3 = HEX_PAIRS[((a << 7) | b) & 0x3fff] | -((a | b) >>> 7);
-  const check = h0 | h1 | h2 | h3 | l0 | l1 | l2 | l3;
-  if (check < 0) return check;
-  const lo = (l0 << 24) | (l1 << 16) | (l2 << 8) | l3;
-  const hi = (h0 << 24) | (h1 << 16) | (h2 << 8) | h3;
-  out[0] = lastMaskWords[0] = lo;
-  out[1] = lastMaskWords[1] = hi;
-  lastMask[0] = mask;
-  return 0;
-}
+let lastMask = '0x0000000000000000'; // a valid text whose words are the ones below: never a shortcut past the checks
+let lastLo = 0;
+let lastHi = 0;
 
 /** P, S' and T' of the last question `readStandard` accepted, as (low, high) word pairs. */
 export const standardWords = new Int32Array(6);
@@ -114,27 +96,37 @@ export function readStandard(query: PathQuery): number {
   if (code < 0) return -1;
   if (board != null && (board.files !== 8 || board.ranks !== 8)) return -1;
   if (query.blocked != null || query.fen != null || query.betza != null) return -1;
-  const { from, to } = query;
-  // Reading a list can run a caller's code (a Proxy's trap), which may solve another question
-  // through this module and overwrite `standardWords`: each reader's words are copied out as
-  // soon as it is done, and all six are written back at the end.
+  let pLo = -1;
+  let pHi = -1;
+  if (mask != null) {
+    if (mask === lastMask) {
+      pLo = lastLo;
+      pHi = lastHi;
+    } else {
+      if (typeof mask !== 'string' || mask.length !== 18 || mask.charCodeAt(0) !== 48) return -1;
+      if ((mask.charCodeAt(1) | 0x20) !== 120) return -1;
+      badDigit = 0;
+      pHi = hex8(mask, 2);
+      pLo = hex8(mask, 10);
+      if (badDigit < 0) return -1;
+      lastMask = mask;
+      lastLo = pLo;
+      lastHi = pHi;
+    }
+  }
+  const sLo = squares64(query.from) & pLo;
+  const sHi = hiOut & pHi;
+  const fromCheck = checkOut;
+  const tLo = squares64(query.to) & pLo;
+  const tHi = hiOut & pHi;
+  if ((fromCheck | checkOut) < 0) return -1;
   const out = standardWords;
-  if (mask == null) {
-    out[0] = -1;
-    out[1] = -1;
-  } else if (readMask(mask, out) < 0) return -1;
-  const pLo = out[0];
-  const pHi = out[1];
-  if (readSquares(from, out, 2) < 0) return -1;
-  const sLo = out[2] & pLo;
-  const sHi = out[3] & pHi;
-  if (readSquares(to, out, 4) < 0) return -1;
   out[0] = pLo;
   out[1] = pHi;
   out[2] = sLo;
   out[3] = sHi;
-  out[4] &= pLo;
-  out[5] &= pHi;
+  out[4] = tLo;
+  out[5] = tHi;
   return code;
 }
 

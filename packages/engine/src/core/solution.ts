@@ -38,13 +38,17 @@ export abstract class Solution implements PathResult {
   abstract readonly distance: number | null;
   abstract readonly layers: SquareSet[];
   abstract readonly cached: boolean;
-  // No constructor, and these two fields are added when first written: a base class with a
-  // constructor of its own makes every `new StandardSolution` call it through a generic
-  // construct stub, about a twentieth of an 8 x 8 solve.
   /** The path count, once computed or restored. */
   declare protected cachedCount: bigint | undefined;
   /** The rest of what is computed on first read, in an object of its own: a result read only for its distance and layers stays small and quick to build. */
   declare private derived: Derived | undefined;
+
+  // Assigned, not class fields: V8 defines class fields in a separate initializer step, which
+  // costs measurably on the 8 x 8 path's small results.
+  constructor() {
+    this.cachedCount = undefined;
+    this.derived = undefined;
+  }
 
   /** The normalised problem: P, S' and T' as words. */
   protected abstract get prepared(): Prepared;
