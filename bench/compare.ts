@@ -9,11 +9,13 @@
  * both sides to see what difference the machine alone makes (it was up to 7 % here).
  *
  * COMPARE_WITH=/path/to/other/dist/server.js is the first build (an older commit's clone, built
- * there: `git clone . /tmp/before && cd /tmp/before && git checkout REV && ln -s "$OLDPWD/node_modules"
- * && npm run build`); the second is this checkout's (built first when dist/ is older than src/).
+ * there; docs/benchmarks.md shows how, and how to give it its own engine package); the second
+ * is this checkout's (built first when dist/ is older than src/).
  * COMPARE_ROWS picks the rows (default `never,trivial`):
  * - trivial: `{ __typename }`;
  * - never: one new 8 x 8 question a request, written as literals (as bench:http's never-asked row);
+ * - never-variables: the same, as the variables of one fixed document (bench:http's "never asked,
+ *   variables");
  * - batch: a hundred new questions a request, as the variables of one batch document;
  * - warm: one fixed batch of a hundred questions, every time.
  * COMPARE_WINDOWS windows per build and row (default 12), COMPARE_CONNECTIONS (default 20),
@@ -25,11 +27,20 @@
 import { rmSync } from 'node:fs';
 import { ensureBuilt, processCpuUs, type Server, serverPath, startServer, stopServer } from './attack-server.js';
 import { type AutocannonRequest, autocannon } from './load-mix.js';
-import { BATCH_OF_NEW, body, literal, madeAhead, PER_BATCH, randomQuestion, unseenQuestion } from './questions.js';
+import {
+  BATCH_OF_NEW,
+  body,
+  literal,
+  madeAhead,
+  ONE_QUESTION,
+  PER_BATCH,
+  randomQuestion,
+  unseenQuestion,
+} from './questions.js';
 import { seededRandom } from './rng.js';
 
 /** The rows there are. */
-const ROWS = ['trivial', 'never', 'batch', 'warm'];
+const ROWS = ['trivial', 'never', 'never-variables', 'batch', 'warm'];
 const rows = (process.env.COMPARE_ROWS ?? 'never,trivial').split(',');
 for (const row of rows)
   if (!ROWS.includes(row)) throw new Error(`COMPARE_ROWS: no row ${JSON.stringify(row)} (${ROWS.join(', ')})`);
@@ -52,6 +63,8 @@ function rowRequests(row: string): AutocannonRequest {
       return { body: body('{ __typename }') };
     case 'never':
       return fresh(() => body(literal(unseenQuestion(random, seen))), 60_000);
+    case 'never-variables':
+      return fresh(() => body(ONE_QUESTION, { q: unseenQuestion(random, seen) }), 60_000);
     case 'batch':
       return fresh(
         () => body(BATCH_OF_NEW, { q: Array.from({ length: PER_BATCH }, () => unseenQuestion(random, seen)) }),

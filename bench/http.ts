@@ -70,6 +70,7 @@ import {
   freePort,
   literal,
   madeAhead,
+  ONE_QUESTION,
   PER_BATCH,
   type Question,
   randomQuestion,
@@ -246,7 +247,6 @@ const distinctDuration = Number(process.env.BENCH_DURATION ?? 5);
 /** Rounds of the four rows in turn (each row's ratio is to the trivial row of its round); medians reported. */
 const distinctRounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const fmtLoad = (load: number[]) => load.map((x) => x.toFixed(2)).join(' ');
-const VARIABLES_QUERY = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
 const CHECK_QUERY = 'query Check($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) { cached } }';
 
 /** Requests that cycle through `bodies`, one after another, shared by every connection. */
@@ -271,7 +271,7 @@ function neverAsked(seen: Set<string>): AutocannonRequest {
 /** Like `neverAsked`, one new question a request as the variables of one fixed document (how front ends ask). */
 function neverAskedVariables(seen: Set<string>): AutocannonRequest {
   const random = seededRandom(seen.size + 20261129);
-  return handingOut(madeAhead(NEVER_ASKED_READY, () => body(VARIABLES_QUERY, { q: unseenQuestion(random, seen) })));
+  return handingOut(madeAhead(NEVER_ASKED_READY, () => body(ONE_QUESTION, { q: unseenQuestion(random, seen) })));
 }
 
 /** Like `neverAsked`, a hundred new questions a request, as the variables of one batch document. */
@@ -402,7 +402,7 @@ async function distinct(external: string | undefined): Promise<DistinctRow[]> {
   const seen = new Set<string>();
   const questions = Array.from({ length: DISTINCT_QUESTIONS }, () => unseenQuestion(random, seen));
   const literals = questions.map((q) => body(literal(q)));
-  const variables = questions.map((q) => body(VARIABLES_QUERY, { q }));
+  const variables = questions.map((q) => body(ONE_QUESTION, { q }));
   const all: { key: string; name: string; goal?: number; perRequest?: number; request: () => AutocannonRequest }[] = [
     { key: 'trivial', name: 'trivial { __typename }', request: () => ({ body: body('{ __typename }') }) },
     { key: 'literals', name: 'asked before, literals', goal: 0.9, request: () => cycling(literals) },

@@ -48,6 +48,9 @@ export function madeAhead(ready: number, make: () => string): () => string {
   return () => (next < bodies.length ? bodies[next++] : make());
 }
 
+/** One question as the variables of one fixed document (how front ends ask). */
+export const ONE_QUESTION = `query($q: PathQuery!) { shortestPaths(query: $q) ${SELECTION} }`;
+
 /** A hundred questions as the variables of one document. */
 export const BATCH_OF_NEW = `query($q: [PathQuery!]!) { shortestPathsBatch(queries: $q) ${SELECTION} }`;
 
