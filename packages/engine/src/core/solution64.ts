@@ -13,7 +13,7 @@ import type { Prepared } from './query.js';
 import { Solution } from './solution.js';
 
 /**
- * One 8 x 8 layer: squares a1..h4 in `lo`, a5..h8 in `hi`. The count is a plain field, counted
+ * One 8 x 8 layer: squares a1..h4 in `lo`, a5..h8 in `hi`. The count is a plain field, given
  * when the layer is made (the loop that reads it may be too large for a getter to be inlined);
  * nothing is formatted unless read.
  */
@@ -23,10 +23,10 @@ export class StandardLayer implements SquareSet {
   declare readonly lo: number;
   declare readonly hi: number;
   declare readonly count: number;
-  constructor(lo: number, hi: number) {
+  constructor(lo: number, hi: number, count: number) {
     this.lo = lo;
     this.hi = hi;
-    this.count = popcount64(lo, hi);
+    this.count = count;
   }
 
   get bitboard(): string {
@@ -43,13 +43,18 @@ export class StandardLayer implements SquareSet {
 }
 
 /**
- * Layers L_0 .. L_D as a kernel left them in `words` (D = `distance`), or an empty list when
- * `distance` is negative. Sized up front: a pushed-to array would reserve room for 16.
+ * Layers L_0 .. L_D as a kernel left them in `words` (D = `distance`), with their square counts
+ * from `counts` (the WebAssembly kernel counts them as it goes) or counted here, or an empty list
+ * when `distance` is negative. Sized up front: a pushed-to array would reserve room for 16.
  */
-function standardLayers(distance: number, words: Int32Array): StandardLayer[] {
+function standardLayers(distance: number, words: Int32Array, counts: Int32Array | null): StandardLayer[] {
   if (distance < 0) return [];
   const layers = new Array<StandardLayer>(distance + 1);
-  for (let k = 0; k <= distance; k++) layers[k] = new StandardLayer(words[2 * k], words[2 * k + 1]);
+  for (let k = 0; k <= distance; k++) {
+    const lo = words[2 * k];
+    const hi = words[2 * k + 1];
+    layers[k] = new StandardLayer(lo, hi, counts === null ? popcount64(lo, hi) : counts[k]);
+  }
   return layers;
 }
 
@@ -81,6 +86,8 @@ export class StandardSolution extends Solution {
     distance: number,
     /** Where the kernel left the layers. */
     words: Int32Array,
+    /** Where the kernel left their square counts, or null when it did not count them. */
+    counts: Int32Array | null,
     /** The problem, when the caller already holds it (else made on first use). */
     prepared?: Prepared,
   ) {
@@ -94,7 +101,7 @@ export class StandardSolution extends Solution {
     this.tHi = tHi;
     this.reachable = distance >= 0;
     this.distance = distance < 0 ? null : distance;
-    this.layers = standardLayers(distance, words);
+    this.layers = standardLayers(distance, words, counts);
     this.preparedProblem = prepared;
   }
 

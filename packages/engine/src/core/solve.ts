@@ -55,7 +55,19 @@ function solveStandard(
   prepared?: Prepared,
 ): StandardSolution {
   const distance = kernel.solve(code, sLo, sHi, tLo, tHi, pLo, pHi);
-  return new StandardSolution(PIECES[code], pLo, pHi, sLo, sHi, tLo, tHi, distance, kernel.words, prepared);
+  return new StandardSolution(
+    PIECES[code],
+    pLo,
+    pHi,
+    sLo,
+    sHi,
+    tLo,
+    tHi,
+    distance,
+    kernel.words,
+    kernel.counts,
+    prepared,
+  );
 }
 
 /** Solves a prepared problem. */
@@ -65,7 +77,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     const [pLo, pHi, sLo, sHi, tLo, tHi] = data;
     if (fairy !== null) {
       const distance = solveFairy64(fairy, pLo, pHi, sLo, sHi, tLo, tHi);
-      return new StandardSolution(piece, pLo, pHi, sLo, sHi, tLo, tHi, distance, fairy64Words, prepared);
+      return new StandardSolution(piece, pLo, pHi, sLo, sHi, tLo, tHi, distance, fairy64Words, null, prepared);
     }
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }

@@ -23,10 +23,12 @@ export interface Kernel64 {
   readonly solve: typeof solve64;
   /** Where `solve` leaves the layers (overwritten by the next solve). */
   readonly words: Int32Array;
+  /** Where `solve` leaves each layer's square count, or null when it does not count them. */
+  readonly counts: Int32Array | null;
 }
 
 /** The JavaScript kernel, which runs everywhere. */
-export const javascriptKernel: Kernel64 = { name: 'javascript', solve: solve64, words: layersOut() };
+export const javascriptKernel: Kernel64 = { name: 'javascript', solve: solve64, words: layersOut(), counts: null };
 
 /** The WebAssembly kernel, or null where WebAssembly cannot be compiled here. */
 function compileWebAssembly(): Kernel64 | null {
@@ -35,10 +37,12 @@ function compileWebAssembly(): Kernel64 | null {
     const { exports } = new WebAssembly.Instance(module, {});
     const memory = exports.memory as WebAssembly.Memory;
     const layers = (exports.layers as () => number)();
+    const counts = (exports.counts as () => number)();
     return {
       name: 'webassembly',
       solve: exports.solve as Kernel64['solve'],
       words: new Int32Array(memory.buffer, layers, 2 * MAX_LAYERS_64),
+      counts: new Int32Array(memory.buffer, counts, MAX_LAYERS_64),
     };
   } catch {
     return null;

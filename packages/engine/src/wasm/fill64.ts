@@ -11,7 +11,7 @@
  *
  * Same contract as `solve64` in `fill64.ts`: sources and targets are already within the passable
  * set; `solve` returns D and leaves L_0 .. L_D in the layer buffer (8 bytes each, low word
- * first), or returns -1 when no target is reachable.
+ * first) and their square counts in the count buffer, or returns -1 when no target is reachable.
  */
 
 const NOT_A: u64 = 0xfefefefefefefefe;
@@ -35,9 +35,17 @@ const BLACK_PAWN = 6;
 /** Layers L_0 .. L_64, 8 bytes each (MAX_LAYERS_64 of `fill64.ts`): a static buffer of the module's memory. */
 const LAYERS: usize = memory.data(65 * 8, 8);
 
+/** The squares of each layer, 4 bytes each: `popcnt` is one instruction here, a dozen in JavaScript. */
+const COUNTS: usize = memory.data(65 * 4, 4);
+
 /** Where the layers of the last `solve` are, as a byte offset into the memory. */
 export function layers(): usize {
   return LAYERS;
+}
+
+/** Where the layers' square counts of the last `solve` are, as a byte offset into the memory. */
+export function counts(): usize {
+  return COUNTS;
 }
 
 // @ts-ignore: decorator
@@ -161,10 +169,12 @@ function fill(piece: i32, sources: u64, targets: u64, pass: u64): i32 {
   }
   let layer = frontier & targets;
   store<u64>(LAYERS + (<usize>k << 3), layer);
+  store<i32>(COUNTS + (<usize>k << 2), <i32>popcnt(layer));
   for (let i = k - 1; i >= 0; i--) {
     const at = LAYERS + (<usize>i << 3);
     layer = load<u64>(at) & backward(piece, layer, pass);
     store<u64>(at, layer);
+    store<i32>(COUNTS + (<usize>i << 2), <i32>popcnt(layer));
   }
   return k;
 }

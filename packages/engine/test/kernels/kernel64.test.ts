@@ -44,7 +44,12 @@ function runKernel(kernel: Kernel64, piece: number, passable: boolean[], sources
   const [tLo, tHi] = wordsOf(targets.filter((t) => passable[t]));
   const distance = kernel.solve(piece, sLo, sHi, tLo, tHi, pLo, pHi);
   const layers: number[][] = [];
-  for (let k = 0; k <= distance; k++) layers.push(squaresOf(kernel.words[2 * k], kernel.words[2 * k + 1]));
+  for (let k = 0; k <= distance; k++) {
+    const layer = squaresOf(kernel.words[2 * k], kernel.words[2 * k + 1]);
+    // A kernel that counts each layer's squares (the WebAssembly one) must count them right.
+    if (kernel.counts !== null) expect(kernel.counts[k], `count of layer ${k}`).toBe(layer.length);
+    layers.push(layer);
+  }
   return { distance: distance < 0 ? null : distance, layers };
 }
 
