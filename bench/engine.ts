@@ -1,10 +1,12 @@
 /**
  * `npm run bench`: throughput of `solve` (distance + layers) against a plain queue BFS on the
- * same seeded workloads, measured in the same run so that the ratio survives a noisy machine.
- * Prints a table and writes `bench/results.json`. Timing lives here, never in the tests.
+ * same seeded workloads, measured in the same run so that the ratio survives a noisy machine;
+ * then the two plain 8 x 8 workloads from text (`solve`) beside the same questions as square sets
+ * (`solveWords`), their passes alternating. Prints the tables and writes `bench/results.json`.
+ * Timing lives here, never in the tests.
  */
 import { writeFileSync } from 'node:fs';
-import { type PathQuery, solve } from '@chess-paths/engine';
+import { type PathQuery, parseBitboard, parseSquare, solve, solveWords, type WordsQuery } from '@chess-paths/engine';
 import { baselineBfs } from './baseline-bfs.js';
 import { engineWorkloads } from './engine-workloads.js';
 
@@ -81,6 +83,56 @@ const results = chosen.map(({ name, queries, target, minReachable }) => {
   };
 });
 
+// The two 8 x 8 rows again, from square sets (`solveWords`): what reading the text costs.
+const STANDARD = { files: 8, ranks: 8 };
+function asWords(q: PathQuery): WordsQuery {
+  const set = (names: readonly string[]) => {
+    let lo = 0;
+    let hi = 0;
+    for (const name of names) {
+      const i = parseSquare(name, STANDARD);
+      if (i < 32) lo |= 1 << i;
+      else hi |= 1 << (i - 32);
+    }
+    return { lo, hi };
+  };
+  const mask = q.mask == null ? undefined : parseBitboard(q.mask, STANDARD);
+  return {
+    piece: q.piece as WordsQuery['piece'],
+    from: set(q.from),
+    to: set(q.to),
+    // Signed words, as chessops' SquareSet holds them (unsigned ones are taken too).
+    ...(mask === undefined ? {} : { passable: { lo: mask[0] | 0, hi: mask[1] | 0 } }),
+  };
+}
+function wordsDistanceAndLayers(q: WordsQuery): void {
+  const r = solveWords(q);
+  if (r.distance === null) return;
+  sink += r.distance + 1;
+  for (const layer of r.layers) sink += layer.count;
+}
+const fromWords = results
+  .filter((r) => r.workload.startsWith('8x8 mixed') || r.workload.startsWith('8x8 open king'))
+  .map((r) => {
+    const texts = chosen.find((w) => w.name === r.workload)?.queries ?? [];
+    const words = texts.map(asWords);
+    // Passes of the two alternating, so that their ratio survives the machine's drift.
+    let textMs = 0;
+    let wordsMs = 0;
+    let passes = 0;
+    for (const start = performance.now(); performance.now() - start < 2 * seconds * 1000; passes++) {
+      let t = performance.now();
+      for (const q of texts) solveDistanceAndLayers(q);
+      textMs += performance.now() - t;
+      t = performance.now();
+      for (const q of words) wordsDistanceAndLayers(q);
+      wordsMs += performance.now() - t;
+    }
+    const textRate = (passes * texts.length * 1000) / textMs;
+    const wordsRate = (passes * words.length * 1000) / wordsMs;
+    return { workload: r.workload, textPerSec: Math.round(textRate), wordsPerSec: Math.round(wordsRate) };
+  });
+
 console.log(`node ${process.version}, ${seconds}s per measurement`);
 console.table(
   results.map((r) => ({
@@ -92,9 +144,18 @@ console.table(
     target: `${r.target}x`,
   })),
 );
+if (fromWords.length > 0)
+  console.table(
+    fromWords.map((r) => ({
+      'workload, from square sets (solveWords)': r.workload,
+      'from text, solve/s': r.textPerSec.toLocaleString('en-US'),
+      'from square sets, solve/s': r.wordsPerSec.toLocaleString('en-US'),
+      ratio: `${(r.wordsPerSec / r.textPerSec).toFixed(2)}x`,
+    })),
+  );
 if (!only)
   writeFileSync(
     new URL('./results.json', import.meta.url),
-    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+    `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results, fromWords }, null, 2)}\n`,
   );
 if (sink === 42) console.log('');

@@ -33,10 +33,13 @@ export { Solution } from './core/solution.js';
 export {
   restoreResult,
   type SolveOptions,
+  type SquareWords,
   solutionFromPacked,
   solve,
   solveBatch,
   solvePrepared,
+  solveWords,
+  type WordsQuery,
 } from './core/solve.js';
 export { formatInputPath, InputError, type InputPath, previewValue } from './errors.js';
 export { forEachHop, hopHurdle } from './fairy/fairy-hops.js';

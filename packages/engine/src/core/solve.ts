@@ -15,10 +15,10 @@ import { InputError } from '../errors.js';
 import { smallLayerWords, solveFairySmall } from '../fairy/fairy-small.js';
 import { fairy64Words, solveFairy64 } from '../fairy/fairy64.js';
 import { javascriptKernel, type Kernel64, standardKernel } from '../kernels/kernel64.js';
-import { type CanonicalProblem, type PathQuery, PIECES } from '../types.js';
+import { type CanonicalProblem, type OrthodoxMover, type PathQuery, PIECES } from '../types.js';
 import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from './layers.js';
 import { checkPacked, type PackedLayers } from './packed.js';
-import { prepareStandard, readStandard, standardWords } from './prepare64.js';
+import { prepareStandard, readStandard, standardPrepared, standardWords } from './prepare64.js';
 import { allocateWords, Prepared, pieceCode, prepareCanonical, prepareQuery, wordsAt } from './query.js';
 import { type Solution, StoredSolution } from './solution.js';
 import { StandardSolution } from './solution64.js';
@@ -112,6 +112,76 @@ export function solve(query: PathQuery, options?: SolveOptions): Solution {
     }
   }
   return solvePrepared(prepareQuery(query), options);
+}
+
+/**
+ * A set of squares of the 8 x 8 board as two 32-bit words: a1..h4 in `lo` (bit i = square i),
+ * a5..h8 in `hi` (bit i = square 32 + i), signed or unsigned. chessops' `SquareSet` has this shape.
+ */
+export interface SquareWords {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** An 8 x 8 question whose squares are given as sets of words (`solveWords`), not as text. */
+export interface WordsQuery {
+  /** An orthodox piece. */
+  readonly piece: OrthodoxMover;
+  /** The sources: S. */
+  readonly from: SquareWords;
+  /** The targets: T. */
+  readonly to: SquareWords;
+  /** The passable squares: P. Default every square. */
+  readonly passable?: SquareWords;
+}
+
+/** Every square of the 8 x 8 board. */
+const EVERY_SQUARE: SquareWords = { lo: -1, hi: -1 };
+
+/** True for an integer of 32 bits, signed or unsigned. */
+function isWord(word: unknown): word is number {
+  return typeof word === 'number' && (word === (word | 0) || word === word >>> 0);
+}
+
+/** What is wrong with the set of words under `field` (`solveWords` found something). */
+function wordsError(set: unknown, field: string): InputError {
+  if (set === null || typeof set !== 'object')
+    return new InputError([field], set, 'is not a set of squares: expected { lo, hi }, two 32-bit words');
+  const { lo, hi } = set as SquareWords;
+  const half = isWord(lo) ? 'hi' : 'lo';
+  return new InputError([field, half], half === 'lo' ? lo : hi, 'is not a 32-bit word of squares');
+}
+
+/**
+ * Answers an 8 x 8 question given as square sets instead of text: the same result as `solve` of
+ * the same question written with square names and a mask, without reading any text (which is
+ * most of what a plain 8 x 8 `solve` costs). For a caller that already holds bitboards, such as
+ * a front end on chessops. Throws `InputError` naming the field (`piece`, `from.lo`, ...).
+ */
+export function solveWords(query: WordsQuery, options?: SolveOptions): Solution {
+  const kernel = kernelFor(options);
+  if (query === null || typeof query !== 'object')
+    throw new InputError(['query'], query, 'is not a question: expected { piece, from, to, passable? }');
+  const code = pieceCode(query.piece);
+  if (code < 0)
+    throw new InputError(['piece'], query.piece, 'is not an orthodox piece (solveWords answers KING to BLACK_PAWN)');
+  const passable = query.passable ?? EVERY_SQUARE;
+  const { from, to } = query;
+  // Read once each, then checked together: the sets may be a caller's objects with getters.
+  const pLo = passable?.lo;
+  const pHi = passable?.hi;
+  const fLo = from?.lo;
+  const fHi = from?.hi;
+  const tLo = to?.lo;
+  const tHi = to?.hi;
+  if (!(isWord(pLo) && isWord(pHi))) throw wordsError(passable, 'passable');
+  if (!(isWord(fLo) && isWord(fHi))) throw wordsError(from, 'from');
+  if (!(isWord(tLo) && isWord(tHi))) throw wordsError(to, 'to');
+  const p0 = pLo | 0;
+  const p1 = pHi | 0;
+  if (options?.representation === 'general')
+    return solvePrepared(standardPrepared(PIECES[code], p0, p1, fLo & p0, fHi & p1, tLo & p0, tHi & p1), options);
+  return solveStandard(kernel, code, p0, p1, fLo & p0, fHi & p1, tLo & p0, tHi & p1);
 }
 
 /**
