@@ -1,6 +1,7 @@
 /**
- * The layered graph of a solved query, for the parts computed only when asked: path counts,
- * the lexicographically smallest path and paged enumeration. Every move u -> v with u in L_k
+ * What a solved query's layers give when asked: the path count (`countPaths`, one sum a layer),
+ * and through the layered graph (`PathGraph`) the lexicographically smallest path and paged
+ * enumeration. Every move u -> v with u in L_k
  * and v in L_{k+1} lies on a shortest path, and every layer square continues to a target, so
  * a greedy walk never dead-ends: the first path takes the smallest square at every step, and
  * the next path after p changes the deepest position that has a larger sibling and then
