@@ -28,6 +28,8 @@ const KERNELS = [
     pages: 1,
     maxPages: 64,
   },
+  // Grown by its loader for the largest board asked, as the knight's.
+  { name: 'rides', constant: 'RIDES_WASM', what: "the riders' fill", pages: 1, maxPages: 64 },
   // Compiled with 128-bit SIMD; its loader falls back to the JavaScript reader where SIMD does not run.
   {
     name: 'hex',

@@ -22,6 +22,7 @@ import { leaperGroupsOf } from '../fairy/leaper-groups.js';
 import { fitsWideKnight, WideKnightFill } from '../kernels/knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from '../kernels/knight-wide-wasm.js';
 import { LeaperFill } from '../kernels/leapers.js';
+import { type RideMove, WasmRideFill, wasmRidesAvailable } from '../kernels/rides-wasm.js';
 import { type Shift, SparseSlider } from '../kernels/slide.js';
 import type { OrthodoxMover } from '../types.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
@@ -42,6 +43,9 @@ export class WordFill {
   private leapers: LeaperFill | undefined = undefined;
   private wideKnight: WideKnightFill | undefined = undefined;
   private wasmWideKnight: WasmWideKnightFill | undefined = undefined;
+  private wasmRides: WasmRideFill | undefined = undefined;
+  /** By orthodox slider: its rides as the WebAssembly kernel takes them (three at most). */
+  private readonly rideMoves = new Map<string, RideMove[]>();
   /** The fairy piece's shifts for the passable set of the solve under way (set by `solve` and `distances`). */
   private fairy: FairyShifts | null = null;
 
@@ -66,6 +70,18 @@ export class WordFill {
         guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
       }));
       this.shifts.set(piece, list);
+      noteGrowth();
+    }
+    return list;
+  }
+
+  /** A slider's directions as rides of the WebAssembly kernel. */
+  private ridesOf(piece: OrthodoxMover, directions: readonly (readonly [number, number])[]): RideMove[] {
+    let list = this.rideMoves.get(piece);
+    if (list === undefined) {
+      const files = this.geo.files;
+      list = directions.map(([df, dr]) => ({ delta: dr * files + df, files: df, leap: false }));
+      this.rideMoves.set(piece, list);
       noteGrowth();
     }
     return list;
@@ -163,6 +179,13 @@ export class WordFill {
       }
       this.leapers ??= grew(new LeaperFill(this.geo));
       return this.leapers.solve(piece, passable, sources, targets);
+    }
+    if (webAssembly && typeof piece === 'string' && wasmRidesAvailable()) {
+      const moves = moveKind(piece);
+      if (moves.kind === 'slider') {
+        this.wasmRides ??= grew(new WasmRideFill(this.geo));
+        return this.wasmRides.solve(this.ridesOf(piece, moves.directions), null, passable, sources, targets);
+      }
     }
     const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
     if (groups !== null) {

@@ -1,0 +1,128 @@
+/**
+ * The riders' WebAssembly kernel (`rides-wasm.ts`): the rook, the bishop and the queen on every
+ * board but 8 x 8. WebAssembly must run in Node (a build that silently fell back would pass
+ * every other test); it must match the reference BFS on boards whose ranks cut units anywhere
+ * (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards of one
+ * rank), with board sizes alternating between questions (the module lays its memory out again
+ * for each), masks, several sources and targets; solve must give the same result on it and on
+ * the JavaScript fill; and where WebAssembly is refused the engine falls back and still answers.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RIDES_WASM } from '../../src/generated/rides-wasm.js';
+import { solve } from '../../src/index.js';
+import { wasmRidesAvailable } from '../../src/kernels/rides-wasm.js';
+import { decodeBase64Url } from '../../src/util/base64url.js';
+import { buildCase, expectResultMatchesReference, recipeArbitrary, snapshotResult } from '../support/engine-harness.js';
+import { referenceSolve } from '../support/reference-bfs.js';
+
+const sliders = fc.constantFrom('ROOK', 'BISHOP', 'QUEEN');
+
+const sliderCases = (boards: fc.Arbitrary<{ files: number; ranks: number }>) =>
+  fc
+    .tuple(recipeArbitrary(boards), fc.integer({ min: 0, max: 50 }), sliders)
+    .map(([recipe, density, piece]) => buildCase({ ...recipe, piece, density }));
+
+/** Widths around a unit's 64 squares and a word's 32, narrow and wide, and ranks of every kind. */
+const boards = fc.oneof(
+  fc.record({ files: fc.integer({ min: 1, max: 70 }), ranks: fc.integer({ min: 1, max: 40 }) }),
+  fc.constantFrom(
+    { files: 1, ranks: 200 },
+    { files: 200, ranks: 1 },
+    { files: 9, ranks: 10 },
+    { files: 63, ranks: 64 },
+    { files: 64, ranks: 64 },
+    { files: 65, ranks: 33 },
+    { files: 100, ranks: 100 },
+    { files: 127, ranks: 20 },
+    { files: 128, ranks: 128 },
+    { files: 200, ranks: 3 },
+    { files: 256, ranks: 17 },
+  ),
+);
+
+describe("the riders' WebAssembly kernel", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+
+  it('runs on WebAssembly in Node', () => {
+    expect(wasmRidesAvailable()).toBe(true);
+  });
+
+  it('matches the reference BFS on boards of every width, sizes changing between questions', () => {
+    let reachable = 0;
+    let far = 0;
+    fc.assert(
+      fc.property(sliderCases(boards), ({ query, problem }) => {
+        const answer = referenceSolve(problem);
+        if (answer.reachable) reachable++;
+        if ((answer.distance ?? 0) > 2) far++;
+        expectResultMatchesReference(solve(query), problem, answer, { pageSize: 2, pageCount: 2 });
+      }),
+      { numRuns: 400 },
+    );
+    expect(reachable).toBeGreaterThan(150);
+    expect(far).toBeGreaterThan(20);
+  });
+
+  it('matches the reference BFS on 256 x 256 with many obstacles (long paths)', () => {
+    const big = fc.constantFrom({ files: 256, ranks: 256 }, { files: 250, ranks: 190 });
+    let far = 0;
+    fc.assert(
+      fc.property(
+        fc
+          .tuple(recipeArbitrary(big), fc.integer({ min: 35, max: 55 }), sliders)
+          .map(([recipe, density, piece]) => buildCase({ ...recipe, piece, density })),
+        ({ query, problem }) => {
+          const answer = referenceSolve(problem);
+          if ((answer.distance ?? 0) > 10) far++;
+          expectResultMatchesReference(solve(query), problem, answer, { pageSize: 2, pageCount: 1 });
+        },
+      ),
+      { numRuns: 6 },
+    );
+    expect(far).toBeGreaterThan(0);
+  });
+
+  it('solve gives the same result, field by field, on it and on the JavaScript fill', () => {
+    fc.assert(
+      fc.property(sliderCases(boards), ({ query }) => {
+        expect(snapshotResult(solve(query), 2, 2)).toEqual(
+          snapshotResult(solve(query, { kernel: 'javascript' }), 2, 2),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('falls back to JavaScript where WebAssembly cannot be compiled, and still answers', async () => {
+    vi.stubGlobal('WebAssembly', {
+      Module: () => {
+        throw new Error('WebAssembly.Module(): Refused to compile');
+      },
+    });
+    vi.resetModules();
+    const loader = await import('../../src/kernels/rides-wasm.js');
+    const engine = await import('../../src/index.js');
+    expect(loader.wasmRidesAvailable()).toBe(false);
+    const board = { files: 100, ranks: 100 };
+    for (const piece of ['ROOK', 'BISHOP', 'QUEEN'] as const) {
+      const result = engine.solve({ piece, board, from: ['a1'], to: ['cv99'] });
+      const answer = referenceSolve({
+        piece,
+        ...board,
+        passable: Array(100 * 100).fill(true),
+        sources: [0],
+        targets: [98 * 100 + 99],
+      });
+      expect(result.distance).toBe(answer.distance);
+      expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
+    }
+  });
+
+  it('stays under 4 kB, which browsers compile synchronously on the main thread of a page', () => {
+    expect(decodeBase64Url(RIDES_WASM).length).toBeLessThan(4096);
+  });
+});
