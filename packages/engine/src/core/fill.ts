@@ -22,10 +22,11 @@ import { leaperGroupsOf } from '../fairy/leaper-groups.js';
 import { fitsWideKnight, WideKnightFill } from '../kernels/knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from '../kernels/knight-wide-wasm.js';
 import { LeaperFill } from '../kernels/leapers.js';
-import { type RideMove, WasmRideFill, wasmRidesAvailable } from '../kernels/rides-wasm.js';
+import { WasmRideFill, wasmRidesAvailable } from '../kernels/rides-wasm.js';
 import { type Shift, SparseSlider } from '../kernels/slide.js';
 import type { OrthodoxMover } from '../types.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
+import { fairyRides, sliderRides } from './ride-moves.js';
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
 export class WordFill {
@@ -44,8 +45,6 @@ export class WordFill {
   private wideKnight: WideKnightFill | undefined = undefined;
   private wasmWideKnight: WasmWideKnightFill | undefined = undefined;
   private wasmRides: WasmRideFill | undefined = undefined;
-  /** By orthodox slider: its rides as the WebAssembly kernel takes them (three at most). */
-  private readonly rideMoves = new Map<string, RideMove[]>();
   /** The fairy piece's shifts for the passable set of the solve under way (set by `solve` and `distances`). */
   private fairy: FairyShifts | null = null;
 
@@ -70,18 +69,6 @@ export class WordFill {
         guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
       }));
       this.shifts.set(piece, list);
-      noteGrowth();
-    }
-    return list;
-  }
-
-  /** A slider's directions as rides of the WebAssembly kernel. */
-  private ridesOf(piece: OrthodoxMover, directions: readonly (readonly [number, number])[]): RideMove[] {
-    let list = this.rideMoves.get(piece);
-    if (list === undefined) {
-      const files = this.geo.files;
-      list = directions.map(([df, dr]) => ({ delta: dr * files + df, files: df, leap: false }));
-      this.rideMoves.set(piece, list);
       noteGrowth();
     }
     return list;
@@ -184,7 +171,7 @@ export class WordFill {
       const moves = moveKind(piece);
       if (moves.kind === 'slider') {
         this.wasmRides ??= grew(new WasmRideFill(this.geo));
-        return this.wasmRides.solve(this.ridesOf(piece, moves.directions), null, passable, sources, targets);
+        return this.wasmRides.solve(sliderRides(this.geo, piece, moves.directions), null, passable, sources, targets);
       }
     }
     const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
@@ -194,6 +181,11 @@ export class WordFill {
     }
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
+      const rides = webAssembly && this.fairy !== null ? fairyRides(this.geo, this.fairy) : null;
+      if (rides !== null && wasmRidesAvailable()) {
+        this.wasmRides ??= grew(new WasmRideFill(this.geo));
+        return this.wasmRides.solve(rides.forward, rides.backward, passable, sources, targets);
+      }
       return this.fillLayers(piece, passable, sources, targets);
     } finally {
       this.fairy = null;

@@ -1,9 +1,11 @@
 /**
  * The WebAssembly fill of the riders (`wasm/rides.ts`): the rook, the bishop and the queen on
- * every board but 8 x 8 (which has its own kernels), with the same `solve` as the general fill
- * of `fill.ts`, which stays the fallback where WebAssembly is refused. A piece's moves are
- * handed over as shifts of the board's square order (a delta, the guard of squares the move
- * may leave, ride or leap). The module is compiled synchronously once, when this file loads
+ * every board but 8 x 8 (which has its own kernels), and the fairy pieces whose every move is a
+ * leap or a ride to the board's edge, with the same `solve` as the general fill of `fill.ts`,
+ * which stays the fallback where WebAssembly is refused. A piece's moves are handed over as
+ * shifts of the board's square order (a delta, the guard of squares the move may start from,
+ * ride or leap), its guards written into the module's slots on every solve (a lame leap's guard
+ * changes with the passable set). The module is compiled synchronously once, when this file loads
  * (under 4 kB, which browsers allow). It has one memory, laid out for one board size at a time:
  * a fill for another size lays it out again (growing it for a larger board) before it solves.
  */
@@ -50,35 +52,21 @@ export function wasmRidesAvailable(): boolean {
 
 /** One move of a piece as the kernel takes it. */
 export interface RideMove {
-  /** Squares of the board's order the move shifts by (files x ranks moved + files moved). */
+  /** Squares of the board's order the move shifts by (ranks moved x files + files moved), not 0. */
   readonly delta: number;
-  /** Files the move goes east (negative: west), which picks its guard; at most 2 either way. */
-  readonly files: number;
+  /** The squares the move may start from (a board's word array). */
+  readonly guard: Int32Array;
   /** True when the move is made once (a leap), false when it repeats while it can (a ride). */
   readonly leap: boolean;
-}
-
-/** The guard slot of a move that goes `files` files east: 0 every square, 1-2 east, 3-4 west. */
-function guardSlot(files: number): number {
-  return files === 0 ? 0 : files > 0 ? files : 2 - files;
-}
-
-/** The longest shift, in squares, a move may have (two ranks and two files). */
-function reachOf(geo: Geometry): number {
-  return 2 * geo.files + 2;
 }
 
 /** Moves (forward and backward together) the kernel holds. */
 const MOVES = 64;
 
-/**
- * Whether the kernel takes these moves on this board: two files either way at most, shifts
- * within its reach, at most 64 in all.
- */
-export function ridesFit(geo: Geometry, forward: readonly RideMove[], backward: readonly RideMove[] | null): boolean {
-  const reach = reachOf(geo);
+/** Whether the kernel takes these moves: at most 64 in all, no two of them more than 32 guards. */
+export function ridesFit(forward: readonly RideMove[], backward: readonly RideMove[] | null): boolean {
   const all = backward === null ? forward : [...forward, ...backward];
-  return all.length <= MOVES && all.every((m) => Math.abs(m.files) <= 2 && Math.abs(m.delta) <= reach && m.delta !== 0);
+  return all.length <= MOVES && new Set(all.map((m) => m.guard)).size <= 32 && all.every((m) => m.delta !== 0);
 }
 
 /** The riders' fill on WebAssembly for one board size (check `wasmRidesAvailable` first). */
@@ -93,25 +81,30 @@ export class WasmRideFill {
   private layerVal = 0;
   private layerCount = 0;
   private pad = 0;
+  private guards = 0;
+  /** Words between two guard slots. */
+  private stride = 0;
+  /** The longest shift, in squares, the layout allows (its padding). */
+  private reach = 0;
 
   constructor(private readonly geo: Geometry) {}
 
-  /** Lays the memory out for this board: grows it if needed, clears it, writes the guards. */
-  private layOut(k: RidesExports): void {
+  /**
+   * Lays the memory out for this board and shifts of up to `reach` squares: grows it if
+   * needed, clears it.
+   */
+  private layOut(k: RidesExports, reach: number): void {
     const { geo } = this;
-    const end = k.layout((geo.words + 1) >>> 1, reachOf(geo), geo.n);
+    const end = k.layout((geo.words + 1) >>> 1, reach, geo.n);
     const short = end - k.memory.buffer.byteLength;
     if (short > 0) k.memory.grow(Math.ceil(short / 65536));
     heap = new Int32Array(k.memory.buffer);
-    const guards = k.offset(0) >>> 2;
-    heap.fill(0, guards, end >>> 2);
+    this.guards = k.offset(0) >>> 2;
+    heap.fill(0, this.guards, end >>> 2);
     this.pad = 2 * k.padding();
-    const [passable, targets] = [1, 2].map((i) => k.offset(i) >>> 2);
-    const stride = (passable - guards) / k.guardSlots();
-    const masks = [geo.all, geo.notEastFiles[0], geo.notEastFiles[1], geo.notWestFiles[0], geo.notWestFiles[1]];
-    for (const [slot, mask] of masks.entries()) heap.set(mask, guards + slot * stride + this.pad);
-    this.passable = passable;
-    this.targets = targets;
+    this.reach = reach;
+    [this.passable, this.targets] = [1, 2].map((i) => k.offset(i) >>> 2);
+    this.stride = (this.passable - this.guards) / k.guardSlots();
     [this.sources, this.moves, this.layerStart, this.layerIdx, this.layerVal, this.layerCount] = [3, 4, 5, 6, 7, 8].map(
       (i) => k.offset(i) >>> 2,
     );
@@ -120,9 +113,9 @@ export class WasmRideFill {
 
   /**
    * Solves one problem with the piece's `forward` moves (and `backward`, the same moves
-   * reversed, or null when they are the forward ones). Returns the distance D and the layers,
-   * or null when T' is unreachable (including S' or T' empty). `sources` and `targets` must be
-   * within `passable`.
+   * reversed, or null when they are the forward ones; check `ridesFit` first). Returns the
+   * distance D and the layers, or null when T' is unreachable (including S' or T' empty).
+   * `sources` and `targets` must be within `passable`.
    */
   solve(
     forward: readonly RideMove[],
@@ -132,14 +125,23 @@ export class WasmRideFill {
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
     const k = kernel as RidesExports;
-    if (laidOutFor !== this) this.layOut(k);
+    const moves = backward === null ? forward : [...forward, ...backward];
+    let reach = 2 * this.geo.files + 2;
+    for (const m of moves) reach = Math.max(reach, Math.abs(m.delta));
+    if (laidOutFor !== this || reach > this.reach) this.layOut(k, reach);
     heap.set(passable, this.passable + this.pad);
     heap.set(targets, this.targets + this.pad);
     heap.set(sources, this.sources);
+    const slots: Int32Array[] = [];
     let at = this.moves;
-    for (const m of backward === null ? forward : [...forward, ...backward]) {
+    for (const m of moves) {
+      let slot = slots.indexOf(m.guard);
+      if (slot < 0) {
+        slot = slots.push(m.guard) - 1;
+        heap.set(m.guard, this.guards + slot * this.stride + this.pad);
+      }
       heap[at++] = m.delta;
-      heap[at++] = guardSlot(m.files);
+      heap[at++] = slot;
       heap[at++] = m.leap ? 1 : 0;
     }
     const distance = k.solve(forward.length, backward === null ? 0 : backward.length);

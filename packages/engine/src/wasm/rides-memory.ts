@@ -7,8 +7,9 @@
  * A unit is 64 squares of the board in its square order (square i in unit i >> 6, bit i & 63),
  * which is the engine's 32-bit words taken in pairs, low word first. Every unit array is padded
  * with `pad` zero units on both sides, more than a move's longest shift in units, so a ride
- * reads past the board's ends without a bounds check: the guards (the squares a move may leave
- * in its direction, one array per slot), the passable squares, those not yet reached (`open`),
+ * reads past the board's ends without a bounds check: the guards (the squares a move may start
+ * from, those it does not carry off the board's side, less a lame leap's blocked starts, one
+ * array a slot), the passable squares, those not yet reached (`open`),
  * the targets, the squares a ride starts from (`src`, all zero between rides), a ride's
  * squares that may go on (`chain`, all zero between rides), the moves of a step (`out`, all
  * zero between steps); then unpadded: the sources, the pool of frontier entries (unit, bits),
@@ -20,8 +21,8 @@
 /** Units of the board, and the padding (units) on either side of each array. */
 export let units: i32 = 0;
 export let pad: i32 = 0;
-/** Guard arrays the layout holds. */
-export const GUARDS: i32 = 6;
+/** Guard arrays the layout holds (a move's guard is one of them; moves may share one). */
+export const GUARDS: i32 = 32;
 /** Moves (forward and backward together) the layout holds. */
 export const MOVES: i32 = 64;
 /** Byte offsets of the arrays; the guards are `GUARDS` arrays from `guards` on, `padded` bytes apart. */

@@ -5,7 +5,7 @@
  * (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards of one
  * rank), with board sizes alternating between questions (the module lays its memory out again
  * for each), masks, several sources and targets; solve must give the same result on it and on
- * the JavaScript fill; and where WebAssembly is refused the engine falls back and still answers.
+ * the JavaScript fill; fairy pieces whose moves it takes match the fairy reference; and where WebAssembly is refused the engine falls back and still answers.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { solve } from '../../src/index.js';
 import { wasmRidesAvailable } from '../../src/kernels/rides-wasm.js';
 import { decodeBase64Url } from '../../src/util/base64url.js';
 import { buildCase, expectResultMatchesReference, recipeArbitrary, snapshotResult } from '../support/engine-harness.js';
+import { expectMatchesReference, fairyCase, fairyQuestion } from '../support/fairy-cases.js';
 import { referenceSolve } from '../support/reference-bfs.js';
 
 const sliders = fc.constantFrom('ROOK', 'BISHOP', 'QUEEN');
@@ -84,6 +85,24 @@ describe("the riders' WebAssembly kernel", () => {
       { numRuns: 6 },
     );
     expect(far).toBeGreaterThan(0);
+  });
+
+  it('matches the fairy reference for random pieces (leaps, lame leaps, rides to the edge) on boards past 8 words', () => {
+    fc.assert(
+      fc.property(fairyCase(70, 12), (fairy) => expectMatchesReference(solve(fairy.query), fairy)),
+      { numRuns: 80 },
+    );
+  });
+
+  it('rides a nightrider, leaps an amazon and a lame horse across 100 x 100 as the fairy reference does', () => {
+    const board = { files: 100, ranks: 100 };
+    let state = 7;
+    const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const betza of ['NN', 'QN', 'nN', 'WWnD', 'fRbB']) {
+      const passable = Array.from({ length: 100 * 100 }, () => random() >= 0.2);
+      const fairy = fairyQuestion(betza, board, passable, [5050, 17], [9999, 312]);
+      expectMatchesReference(solve(fairy.query), fairy);
+    }
   });
 
   it('solve gives the same result, field by field, on it and on the JavaScript fill', () => {

@@ -1,0 +1,62 @@
+/**
+ * A piece's moves as the rides kernel takes them (`kernels/rides-wasm.ts`): each a shift of the
+ * board's square order from the squares of its guard, made once (a leap) or repeated while it
+ * lands on passable squares (a ride). The orthodox sliders' are kept per board; a fairy piece's
+ * are kept with its shifts (`fairy-fill.ts`), whose guards they share, so that a lame leap's
+ * guard, refilled for each passable set, is the one the kernel reads.
+ */
+
+import type { Geometry } from '../board/geometry.js';
+import type { FairyShifts, RideShift } from '../fairy/fairy-fill.js';
+import { leapsOnBoard } from '../fairy/fairy-rides.js';
+import { type RideMove, ridesFit } from '../kernels/rides-wasm.js';
+import type { OrthodoxMover } from '../types.js';
+
+/** Per board, the sliders' rides by piece: three lists at most, living as long as the geometry. */
+const sliders = new WeakMap<Geometry, Map<OrthodoxMover, RideMove[]>>();
+
+/** A slider's `directions` (files, ranks) on `geo` as rides. */
+export function sliderRides(
+  geo: Geometry,
+  piece: OrthodoxMover,
+  directions: readonly (readonly [number, number])[],
+): RideMove[] {
+  let byPiece = sliders.get(geo);
+  if (byPiece === undefined) {
+    byPiece = new Map();
+    sliders.set(geo, byPiece);
+  }
+  let moves = byPiece.get(piece);
+  if (moves === undefined) {
+    moves = directions.map(([df, dr]) => ({
+      delta: dr * geo.files + df,
+      guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
+      leap: false,
+    }));
+    byPiece.set(piece, moves);
+  }
+  return moves;
+}
+
+/** A fairy piece's moves, forward and reversed; null where the kernel takes them not. */
+const fairies = new WeakMap<FairyShifts, { forward: RideMove[]; backward: RideMove[] } | null>();
+
+/**
+ * The moves of a fairy piece (its shifts on `geo`): each ray a leap, or a ride as far as the
+ * board allows. Null for a piece that hops or has a ride limited short of the board's edge,
+ * which the general fill takes.
+ */
+export function fairyRides(geo: Geometry, fairy: FairyShifts): { forward: RideMove[]; backward: RideMove[] } | null {
+  let moves = fairies.get(fairy);
+  if (moves === undefined) {
+    const asMoves = (rays: readonly RideShift[]) =>
+      rays.map((s) => ({ delta: s.delta, guard: s.guard, leap: s.chain === null }));
+    const fits =
+      fairy.hops.length === 0 &&
+      fairy.forward.every((s) => s.max === 1 || s.chain !== null || leapsOnBoard(geo, s.dx, s.dy) <= 1);
+    moves = fits ? { forward: asMoves(fairy.forward), backward: asMoves(fairy.reverse) } : null;
+    if (moves !== null && !ridesFit(moves.forward, moves.backward)) moves = null;
+    fairies.set(fairy, moves);
+  }
+  return moves;
+}
