@@ -55,6 +55,37 @@ function knight64(count: number): PathQuery[] {
   }));
 }
 
+/** The rook, the bishop and the queen on 64 x 64 with 0-20 % obstacles. */
+function sliders64(count: number): PathQuery[] {
+  const rand = seededRandom(12);
+  const board = { files: 64, ranks: 64 };
+  const pieces = ['ROOK', 'BISHOP', 'QUEEN'] as const;
+  return Array.from({ length: count }, () => ({
+    piece: pieces[Math.floor(rand() * 3)],
+    board,
+    from: [squareName(Math.floor(rand() * 4096), board)],
+    to: [squareName(Math.floor(rand() * 4096), board)],
+    mask: randomMask(64, 64, rand() * 0.2, rand),
+  }));
+}
+
+/** The queen on 256 x 256 with 35 % obstacles, between open squares: short rays, distances of dozens of moves. */
+function queen256(count: number): PathQuery[] {
+  const rand = seededRandom(13);
+  const board = { files: 256, ranks: 256 };
+  return Array.from({ length: count }, () => {
+    const open: number[] = [];
+    const words = new Int32Array(2048);
+    for (let i = 0; i < 65536; i++) {
+      if (rand() < 0.35) continue;
+      words[i >>> 5] |= 1 << (i & 31);
+      open.push(i);
+    }
+    const pick = () => squareName(open[Math.floor(rand() * open.length)], board);
+    return { piece: 'QUEEN' as const, board, from: [pick()], to: [pick()], mask: formatBitboard(words, board) };
+  });
+}
+
 /** A maze: a wall every 16 ranks, each with 6 openings at random files; distances in the hundreds. */
 function kingMaze256(count: number): PathQuery[] {
   const rand = seededRandom(4);
@@ -172,6 +203,8 @@ export function engineWorkloads(): EngineWorkload[] {
     { name: '8x8 open king', queries: openKing8x8(4000), target: 50 },
     { name: '64x64 knight, 0-20% obstacles', queries: knight64(200), target: 5 },
     { name: '256x256 king maze', queries: kingMaze256(20), target: 3 },
+    { name: '64x64 rook, bishop, queen, 0-20% obstacles', queries: sliders64(200), target: 20 },
+    { name: '256x256 queen, 35% obstacles', queries: queen256(20), target: 20, minReachable: 0.9 },
     { name: '64x64 nightrider (NN), 10% obstacles', queries: nightrider64(200), target: 20 },
     { name: '256x256 camel (C) maze', queries: camelMaze256(20), target: 20, minReachable: 0.9 },
     { name: '8x8 amazon (QN), 0-35% obstacles', queries: amazon8x8(4000), target: 20 },

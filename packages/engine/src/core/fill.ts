@@ -22,11 +22,11 @@ import { leaperGroupsOf } from '../fairy/leaper-groups.js';
 import { fitsWideKnight, WideKnightFill } from '../kernels/knight-wide.js';
 import { WasmWideKnightFill, wasmWideKnightAvailable } from '../kernels/knight-wide-wasm.js';
 import { LeaperFill } from '../kernels/leapers.js';
-import { WasmRideFill, wasmRidesAvailable } from '../kernels/rides-wasm.js';
+import { WasmRideFill } from '../kernels/rides-wasm.js';
 import { type Shift, SparseSlider } from '../kernels/slide.js';
 import type { OrthodoxMover } from '../types.js';
 import { type Mover, moveKind, pawnHomeRank } from './moves.js';
-import { fairyRides, sliderRides } from './ride-moves.js';
+import { ridesOf } from './ride-moves.js';
 
 /** The general fill for one board size; holds its scratch buffers, so it is not re-entrant. */
 export class WordFill {
@@ -72,6 +72,12 @@ export class WordFill {
       noteGrowth();
     }
     return list;
+  }
+
+  /** The WebAssembly rides kernel, made on first use (check `ridesOf` first). */
+  private ridesFill(): WasmRideFill {
+    this.wasmRides ??= grew(new WasmRideFill(this.geo));
+    return this.wasmRides;
   }
 
   /**
@@ -167,13 +173,8 @@ export class WordFill {
       this.leapers ??= grew(new LeaperFill(this.geo));
       return this.leapers.solve(piece, passable, sources, targets);
     }
-    if (webAssembly && typeof piece === 'string' && wasmRidesAvailable()) {
-      const moves = moveKind(piece);
-      if (moves.kind === 'slider') {
-        this.wasmRides ??= grew(new WasmRideFill(this.geo));
-        return this.wasmRides.solve(sliderRides(this.geo, piece, moves.directions), null, passable, sources, targets);
-      }
-    }
+    const sliding = webAssembly && typeof piece === 'string' ? ridesOf(this.geo, piece, null) : null;
+    if (sliding !== null) return this.ridesFill().solve(sliding.forward, null, passable, sources, targets);
     const groups = typeof piece === 'string' ? null : leaperGroupsOf(piece);
     if (groups !== null) {
       this.leapers ??= grew(new LeaperFill(this.geo));
@@ -181,11 +182,8 @@ export class WordFill {
     }
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
-      const rides = webAssembly && this.fairy !== null ? fairyRides(this.geo, this.fairy) : null;
-      if (rides !== null && wasmRidesAvailable()) {
-        this.wasmRides ??= grew(new WasmRideFill(this.geo));
-        return this.wasmRides.solve(rides.forward, rides.backward, passable, sources, targets);
-      }
+      const rides = webAssembly && this.fairy !== null ? ridesOf(this.geo, piece, this.fairy) : null;
+      if (rides !== null) return this.ridesFill().solve(rides.forward, rides.backward, passable, sources, targets);
       return this.fillLayers(piece, passable, sources, targets);
     } finally {
       this.fairy = null;
@@ -252,6 +250,8 @@ export class WordFill {
     const starts: number[] = [0];
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
+      const rides = ridesOf(this.geo, piece, this.fairy);
+      if (rides !== null) return this.ridesFill().distances(rides.forward, passable, sources);
       this.forward(piece, passable, sources, null, starts, dist);
     } finally {
       this.fairy = null;

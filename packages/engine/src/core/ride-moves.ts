@@ -9,14 +9,34 @@
 import type { Geometry } from '../board/geometry.js';
 import type { FairyShifts, RideShift } from '../fairy/fairy-fill.js';
 import { leapsOnBoard } from '../fairy/fairy-rides.js';
-import { type RideMove, ridesFit } from '../kernels/rides-wasm.js';
+import { type RideMove, ridesFit, wasmRidesAvailable } from '../kernels/rides-wasm.js';
 import type { OrthodoxMover } from '../types.js';
+import { type Mover, moveKind } from './moves.js';
+
+/** A piece's moves for the kernel, forward and reversed (null: the forward ones, reversed by symmetry). */
+export interface Rides {
+  readonly forward: RideMove[];
+  readonly backward: RideMove[] | null;
+}
+
+/**
+ * The moves of `piece` (with `fairy`, its shifts for the solve under way) for the rides kernel,
+ * or null where the kernel is not for it: WebAssembly refused here, a king, a knight or a pawn,
+ * a fairy piece that hops or rides short of the board's edge.
+ */
+export function ridesOf(geo: Geometry, piece: Mover, fairy: FairyShifts | null): Rides | null {
+  if (!wasmRidesAvailable()) return null;
+  if (fairy !== null) return fairyRides(geo, fairy);
+  if (typeof piece !== 'string') return null;
+  const moves = moveKind(piece);
+  return moves.kind === 'slider' ? { forward: sliderRides(geo, piece, moves.directions), backward: null } : null;
+}
 
 /** Per board, the sliders' rides by piece: three lists at most, living as long as the geometry. */
 const sliders = new WeakMap<Geometry, Map<OrthodoxMover, RideMove[]>>();
 
 /** A slider's `directions` (files, ranks) on `geo` as rides. */
-export function sliderRides(
+function sliderRides(
   geo: Geometry,
   piece: OrthodoxMover,
   directions: readonly (readonly [number, number])[],
@@ -39,14 +59,14 @@ export function sliderRides(
 }
 
 /** A fairy piece's moves, forward and reversed; null where the kernel takes them not. */
-const fairies = new WeakMap<FairyShifts, { forward: RideMove[]; backward: RideMove[] } | null>();
+const fairies = new WeakMap<FairyShifts, Rides | null>();
 
 /**
  * The moves of a fairy piece (its shifts on `geo`): each ray a leap, or a ride as far as the
  * board allows. Null for a piece that hops or has a ride limited short of the board's edge,
  * which the general fill takes.
  */
-export function fairyRides(geo: Geometry, fairy: FairyShifts): { forward: RideMove[]; backward: RideMove[] } | null {
+function fairyRides(geo: Geometry, fairy: FairyShifts): Rides | null {
   let moves = fairies.get(fairy);
   if (moves === undefined) {
     const asMoves = (rays: readonly RideShift[]) =>

@@ -25,6 +25,7 @@ interface RidesExports {
   guardSlots(): number;
   words(): number;
   solve(forwardMoves: number, backwardMoves: number): number;
+  spread(forwardMoves: number): number;
 }
 
 /** The compiled module, or null where WebAssembly cannot be compiled here. */
@@ -80,6 +81,9 @@ export class WasmRideFill {
   private layerIdx = 0;
   private layerVal = 0;
   private layerCount = 0;
+  private frontierStarts = 0;
+  private frontierUnits = 0;
+  private frontierBits = 0;
   private pad = 0;
   private guards = 0;
   /** Words between two guard slots. */
@@ -108,6 +112,7 @@ export class WasmRideFill {
     [this.sources, this.moves, this.layerStart, this.layerIdx, this.layerVal, this.layerCount] = [3, 4, 5, 6, 7, 8].map(
       (i) => k.offset(i) >>> 2,
     );
+    [this.frontierStarts, this.frontierUnits, this.frontierBits] = [9, 10, 11].map((i) => k.offset(i) >>> 2);
     laidOutFor = this;
   }
 
@@ -124,26 +129,7 @@ export class WasmRideFill {
     sources: Int32Array,
     targets: Int32Array,
   ): { distance: number; layers: SparseLayers } | null {
-    const k = kernel as RidesExports;
-    const moves = backward === null ? forward : [...forward, ...backward];
-    let reach = 2 * this.geo.files + 2;
-    for (const m of moves) reach = Math.max(reach, Math.abs(m.delta));
-    if (laidOutFor !== this || reach > this.reach) this.layOut(k, reach);
-    heap.set(passable, this.passable + this.pad);
-    heap.set(targets, this.targets + this.pad);
-    heap.set(sources, this.sources);
-    const slots: Int32Array[] = [];
-    let at = this.moves;
-    for (const m of moves) {
-      let slot = slots.indexOf(m.guard);
-      if (slot < 0) {
-        slot = slots.push(m.guard) - 1;
-        heap.set(m.guard, this.guards + slot * this.stride + this.pad);
-      }
-      heap[at++] = m.delta;
-      heap[at++] = slot;
-      heap[at++] = m.leap ? 1 : 0;
-    }
+    const k = this.load(forward, backward, passable, sources, targets);
     const distance = k.solve(forward.length, backward === null ? 0 : backward.length);
     if (distance < 0) return null;
     const n = k.words();
@@ -164,5 +150,63 @@ export class WasmRideFill {
         val: all.subarray(lists + n),
       },
     };
+  }
+
+  /**
+   * Writes a problem into the module's memory (laid out again first when the memory serves
+   * another board, or when a move shifts further than the layout allows); no targets: zeros.
+   */
+  private load(
+    forward: readonly RideMove[],
+    backward: readonly RideMove[] | null,
+    passable: Int32Array,
+    sources: Int32Array,
+    targets: Int32Array | null,
+  ): RidesExports {
+    const k = kernel as RidesExports;
+    const moves = backward === null ? forward : [...forward, ...backward];
+    let reach = 2 * this.geo.files + 2;
+    for (const m of moves) reach = Math.max(reach, Math.abs(m.delta));
+    if (laidOutFor !== this || reach > this.reach) this.layOut(k, reach);
+    heap.set(passable, this.passable + this.pad);
+    if (targets === null) heap.fill(0, this.targets + this.pad, this.targets + this.pad + this.geo.words);
+    else heap.set(targets, this.targets + this.pad);
+    heap.set(sources, this.sources);
+    const slots: Int32Array[] = [];
+    let at = this.moves;
+    for (const m of moves) {
+      let slot = slots.indexOf(m.guard);
+      if (slot < 0) {
+        slot = slots.push(m.guard) - 1;
+        heap.set(m.guard, this.guards + slot * this.stride + this.pad);
+      }
+      heap[at++] = m.delta;
+      heap[at++] = slot;
+      heap[at++] = m.leap ? 1 : 0;
+    }
+    return k;
+  }
+
+  /**
+   * dist(S', v) for every square with the piece's `forward` moves, -1 where unreachable or not
+   * passable: the fill runs until nothing is left to reach.
+   */
+  distances(forward: readonly RideMove[], passable: Int32Array, sources: Int32Array): Int32Array {
+    const dist = new Int32Array(this.geo.n).fill(-1);
+    const frontiers = this.load(forward, null, passable, sources, null).spread(forward.length);
+    const padBits = this.pad << 5;
+    for (let f = 0; f < frontiers; f++) {
+      for (let e = heap[this.frontierStarts + f]; e < heap[this.frontierStarts + f + 1]; e++) {
+        const base = (heap[this.frontierUnits + e] << 6) - padBits;
+        for (let half = 0; half < 2; half++) {
+          let v = heap[this.frontierBits + 2 * e + half];
+          while (v !== 0) {
+            dist[base + 32 * half + (31 - Math.clz32(v & -v))] = f;
+            v &= v - 1;
+          }
+        }
+      }
+    }
+    return dist;
   }
 }

@@ -103,7 +103,7 @@ export function layout(units_: i32, reach: i32, squares: i32): usize {
 
 /**
  * Byte offset of an array `layout` placed: 0 the guards, 1 passable, 2 targets, 3 sources,
- * 4 the moves, 5-8 the layers (start, idx, val, count).
+ * 4 the moves, 5-8 the layers (start, idx, val, count), 9-11 the frontiers (starts, units, bits).
  */
 export function offset(which: i32): usize {
   switch (which) {
@@ -123,8 +123,14 @@ export function offset(which: i32): usize {
       return layerIdx;
     case 7:
       return layerVal;
-    default:
+    case 8:
       return layerCount;
+    case 9:
+      return starts;
+    case 10:
+      return poolUnit;
+    default:
+      return poolBits;
   }
 }
 

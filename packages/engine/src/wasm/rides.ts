@@ -184,9 +184,13 @@ function step(from: i32, to: i32, m0: i32, m1: i32): void {
   for (let e = from; e < to; e++) setU64(src, i32At(poolUnit, e), 0);
 }
 
+/** Frontiers made by the last forward fill (F_0 .. F_(frontiers - 1)). */
+let frontiers: i32 = 0;
+
 /** Forward fill with moves `0 .. forwardMoves` until a frontier meets the targets; returns its step, or -1. */
 function forward(forwardMoves: i32): i32 {
   for (let k = 0; k <= units << 6; k++) {
+    frontiers = k + 1;
     const to = i32At(starts, k + 1);
     step(i32At(starts, k), to, 0, forwardMoves);
     let at = to;
@@ -266,6 +270,30 @@ function backward(distance: i32, m0: i32, m1: i32): void {
  * (including no source or no target).
  */
 export function solve(forwardMoves: i32, backwardMoves: i32): i32 {
+  const met = begin();
+  if (i32At(starts, 1) == 0) return -1;
+  const distance = met != 0 ? 0 : forward(forwardMoves);
+  if (distance < 0) return -1;
+  if (backwardMoves == 0) backward(distance, 0, forwardMoves);
+  else backward(distance, forwardMoves, forwardMoves + backwardMoves);
+  return distance;
+}
+
+/**
+ * Fills from the sources with moves `0 .. forwardMoves` until no square is left to reach (the
+ * caller wrote no targets); returns the number of frontiers, left at `starts`, `poolUnit`
+ * and `poolBits` (units padded): F_0 .. F_(n-1), each square's distance its frontier's index.
+ */
+export function spread(forwardMoves: i32): i32 {
+  begin();
+  if (i32At(starts, 1) == 0) return 0;
+  frontiers = 1;
+  forward(forwardMoves);
+  return frontiers;
+}
+
+/** Makes F_0 of the sources (taken from `open`, a fresh copy of `passable`); returns the targets it meets. */
+function begin(): u64 {
   memory.copy(open, passable, padded);
   let n = 0;
   let met: u64 = 0;
@@ -280,10 +308,5 @@ export function solve(forwardMoves: i32, backwardMoves: i32): i32 {
   }
   setI32(starts, 0, 0);
   setI32(starts, 1, n);
-  if (n == 0) return -1;
-  const distance = met != 0 ? 0 : forward(forwardMoves);
-  if (distance < 0) return -1;
-  if (backwardMoves == 0) backward(distance, 0, forwardMoves);
-  else backward(distance, forwardMoves, forwardMoves + backwardMoves);
-  return distance;
+  return met;
 }

@@ -1,6 +1,6 @@
 /**
  * The riders' WebAssembly kernel (`rides-wasm.ts`): the rook, the bishop and the queen on every
- * board but 8 x 8. WebAssembly must run in Node (a build that silently fell back would pass
+ * board but 8 x 8, and the distance maps it fills. WebAssembly must run in Node (a build that silently fell back would pass
  * every other test); it must match the reference BFS on boards whose ranks cut units anywhere
  * (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards of one
  * rank), with board sizes alternating between questions (the module lays its memory out again
@@ -138,6 +138,7 @@ describe("the riders' WebAssembly kernel", () => {
       });
       expect(result.distance).toBe(answer.distance);
       expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
+      expect(result.distances).toEqual(answer.distances);
     }
   });
 
