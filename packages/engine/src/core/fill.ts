@@ -7,9 +7,11 @@
  * move only for pawns). Frontiers and layers are kept as sparse word lists, so a step costs in
  * proportion to the frontier, not the board. Solving hands the king and the knight, the pieces
  * of large-board questions, to their own kernels (`leapers.ts`, `knight-wide.ts` and its
- * WebAssembly build `knight-wide-wasm.ts`); sliders, pawns, fairy pieces (their rays as
- * guarded shifts, `fairy-fill.ts`, stepped by `fairy-step.ts`) and every distance map run here.
- * A fairy solve with a single target stops one step early: once a frontier meets the squares
+ * WebAssembly build `knight-wide-wasm.ts`), and the sliders and the fairy pieces that only leap
+ * and ride to the edge to the WebAssembly rides kernel (`rides-wasm.ts`, their moves from
+ * `ride-moves.ts`), distance maps too; pawns, hoppers, limited rides (their rays as guarded
+ * shifts, `fairy-fill.ts`, stepped by `fairy-step.ts`), and everything where WebAssembly is
+ * refused, run here. A fairy solve with a single target stops one step early: once a frontier meets the squares
  * one move before the target (one cheap backward step from one square), the target is the
  * last layer, and the largest step of a rider's fill, the one that would find it, is skipped.
  */

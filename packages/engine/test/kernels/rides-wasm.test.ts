@@ -1,11 +1,13 @@
 /**
  * The riders' WebAssembly kernel (`rides-wasm.ts`): the rook, the bishop and the queen on every
- * board but 8 x 8, and the distance maps it fills. WebAssembly must run in Node (a build that silently fell back would pass
- * every other test); it must match the reference BFS on boards whose ranks cut units anywhere
- * (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards of one
- * rank), with board sizes alternating between questions (the module lays its memory out again
- * for each), masks, several sources and targets; solve must give the same result on it and on
- * the JavaScript fill; fairy pieces whose moves it takes match the fairy reference; and where WebAssembly is refused the engine falls back and still answers.
+ * board but 8 x 8, the fairy pieces whose moves are leaps and rides to the edge, and the
+ * distance maps it fills. WebAssembly must run in Node (a build that silently fell back would
+ * pass every other test); it must match the reference BFS on boards whose ranks cut units
+ * anywhere (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards
+ * of one rank), with board sizes alternating between questions (the module lays its memory out
+ * again for each), masks, several sources and targets; the fairy pieces must match the fairy
+ * reference; solve must give the same result on it and on the JavaScript fill; and where
+ * WebAssembly is refused the engine falls back and still answers.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
