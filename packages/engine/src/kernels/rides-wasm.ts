@@ -15,6 +15,7 @@ import type { SparseLayers } from '../board/words.js';
 import { RIDES_WASM } from '../generated/rides-wasm.js';
 import { decodeBase64Url } from '../util/base64url.js';
 import { slabInt32 } from '../util/slab.js';
+import { frontierDistances } from './frontier-distances.js';
 
 /** What the module exports. */
 interface RidesExports {
@@ -192,21 +193,8 @@ export class WasmRideFill {
    * passable: the fill runs until nothing is left to reach.
    */
   distances(forward: readonly RideMove[], passable: Int32Array, sources: Int32Array): Int32Array {
-    const dist = new Int32Array(this.geo.n).fill(-1);
     const frontiers = this.load(forward, null, passable, sources, null).spread(forward.length);
-    const padBits = this.pad << 5;
-    for (let f = 0; f < frontiers; f++) {
-      for (let e = heap[this.frontierStarts + f]; e < heap[this.frontierStarts + f + 1]; e++) {
-        const base = (heap[this.frontierUnits + e] << 6) - padBits;
-        for (let half = 0; half < 2; half++) {
-          let v = heap[this.frontierBits + 2 * e + half];
-          while (v !== 0) {
-            dist[base + 32 * half + (31 - Math.clz32(v & -v))] = f;
-            v &= v - 1;
-          }
-        }
-      }
-    }
-    return dist;
+    const [starts, units, bits] = [this.frontierStarts, this.frontierUnits, this.frontierBits];
+    return frontierDistances({ heap, starts, units, bits, frontiers, pad: this.pad >>> 1 }, this.geo.n);
   }
 }

@@ -93,7 +93,10 @@ export function layout(units_: i32, rank_: i32, squares: i32): usize {
   return layerCount + (<usize>(squares + 2) << 2);
 }
 
-/** Byte offset of an array `layout` placed: 0-3 the masks, 4 open, 5 targets, 6 sources, 7-10 the layers. */
+/**
+ * Byte offset of an array `layout` placed: 0-3 the masks, 4 open, 5 targets, 6 sources, 7-10
+ * the layers, 11-13 the frontiers (starts, units, bits).
+ */
 export function offset(which: i32): usize {
   switch (which) {
     case 0:
@@ -116,8 +119,14 @@ export function offset(which: i32): usize {
       return layerIdx;
     case 9:
       return layerVal;
-    default:
+    case 10:
       return layerCount;
+    case 11:
+      return starts;
+    case 12:
+      return poolUnit;
+    default:
+      return poolBits;
   }
 }
 

@@ -248,9 +248,13 @@ function pushStep(from: i32, to: i32): i32 {
   return at;
 }
 
+/** Frontiers made by the last forward fill (F_0 .. F_(frontiers - 1)). */
+let frontiers: i32 = 0;
+
 /** Forward fill until a frontier meets the targets; returns its step, or -1. */
 function forward(): i32 {
   for (let k = 0; k <= units << 6; k++) {
+    frontiers = k + 1;
     const from = i32At(starts, k);
     const to = i32At(starts, k + 1);
     const first = max(lo - reach, pad);
@@ -324,6 +328,28 @@ function backward(distance: i32): void {
  * and `layerVal`, or returns -1 when no target is reachable (including no source or no target).
  */
 export function solve(piece: i32): i32 {
+  const met = begin(piece);
+  if (i32At(starts, 1) == 0) return -1;
+  const distance = met != 0 ? 0 : forward();
+  if (distance < 0) return -1;
+  backward(distance);
+  return distance;
+}
+
+/**
+ * Fills from the sources until no square is left to reach (the caller wrote no targets);
+ * returns the number of frontiers, left at `starts`, `poolUnit` and `poolBits` (units padded):
+ * F_0 .. F_(n-1), each square's distance its frontier's index.
+ */
+export function spread(piece: i32): i32 {
+  begin(piece);
+  if (i32At(starts, 1) == 0) return 0;
+  forward();
+  return frontiers;
+}
+
+/** Makes F_0 of the sources for the king (`piece` 1) or the knight (0); returns the targets it meets. */
+function begin(piece: i32): u64 {
   king = piece == 1;
   reach = king ? rank + 1 : 2 * rank + 1;
   lo = 0x7fffffff;
@@ -343,9 +369,6 @@ export function solve(piece: i32): i32 {
   }
   setI32(starts, 0, 0);
   setI32(starts, 1, n);
-  if (n == 0) return -1;
-  const distance = met != 0 ? 0 : forward();
-  if (distance < 0) return -1;
-  backward(distance);
-  return distance;
+  frontiers = 1;
+  return met;
 }
