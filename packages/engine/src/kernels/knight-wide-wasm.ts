@@ -11,8 +11,8 @@
 import type { Geometry } from '../board/geometry.js';
 import type { SparseLayers } from '../board/words.js';
 import { KNIGHT_WIDE_WASM } from '../generated/knight-wide-wasm.js';
-import { decodeBase64Url } from '../util/base64url.js';
 import { slabInt32 } from '../util/slab.js';
+import { instantiateKernel } from '../util/wasm.js';
 import { frontierDistances } from './frontier-distances.js';
 
 /** What the module exports. */
@@ -28,14 +28,7 @@ interface KnightWideExports {
 }
 
 /** The compiled module, or null where WebAssembly cannot be compiled here. */
-const kernel: KnightWideExports | null = (() => {
-  try {
-    const module = new WebAssembly.Module(decodeBase64Url(KNIGHT_WIDE_WASM));
-    return new WebAssembly.Instance(module, {}).exports as unknown as KnightWideExports;
-  } catch {
-    return null;
-  }
-})();
+const kernel = instantiateKernel<KnightWideExports>(KNIGHT_WIDE_WASM);
 
 /**
  * The memory as words, remade when it grows. Bounded by construction: laid out for the largest

@@ -13,8 +13,8 @@
 import type { Geometry } from '../board/geometry.js';
 import type { SparseLayers } from '../board/words.js';
 import { RIDES_WASM } from '../generated/rides-wasm.js';
-import { decodeBase64Url } from '../util/base64url.js';
 import { slabInt32 } from '../util/slab.js';
+import { instantiateKernel } from '../util/wasm.js';
 import { frontierDistances } from './frontier-distances.js';
 
 /** What the module exports. */
@@ -30,14 +30,7 @@ interface RidesExports {
 }
 
 /** The compiled module, or null where WebAssembly cannot be compiled here. */
-const kernel: RidesExports | null = (() => {
-  try {
-    const module = new WebAssembly.Module(decodeBase64Url(RIDES_WASM));
-    return new WebAssembly.Instance(module, {}).exports as unknown as RidesExports;
-  } catch {
-    return null;
-  }
-})();
+const kernel = instantiateKernel<RidesExports>(RIDES_WASM);
 
 /**
  * The memory as words, remade when it grows. Bounded by construction: laid out for the largest

@@ -18,21 +18,13 @@ import {
   east1,
   east2,
   i32At,
-  layerCap,
-  layerCount,
-  layerIdx,
-  layerStart,
-  layerVal,
   open,
   out,
   pad,
-  poolBits,
-  poolUnit,
   rank,
   setI32,
   setU64,
   sources,
-  starts,
   targets,
   touched,
   u64At,
@@ -40,10 +32,18 @@ import {
   west1,
   west2,
 } from './knight-wide-memory';
+import {
+  finishLayers,
+  firstLayer,
+  keep,
+  poolBits,
+  poolUnit,
+  starts,
+} from './layers';
 
+export { words } from './layers';
 export { layout, offset, padding } from './knight-wide-memory';
 
-let layerWords: i32 = 0;
 /** The piece of the solve under way: the king when true, else the knight. */
 let king = false;
 /** Units the moves reach beyond a frontier's first and last unit. */
@@ -59,11 +59,6 @@ const DENSE_RATIO: i32 = 3;
 /** Sets how steps go: 0 the cheaper way, 1 always pushed, 2 always pulled (for the tests). */
 export function setMode(m: i32): void {
   mode = m;
-}
-
-/** Words in the layers of the last `solve`. */
-export function words(): i32 {
-  return layerWords;
 }
 
 /** ORs non-zero `v` into `out` at unit `u`, listing `u` when it was zero; returns the new count. */
@@ -272,53 +267,21 @@ function forward(): i32 {
 }
 
 /**
- * Keeps of F_k (pool entries) the squares in `mask`, and writes the non-zero words of what is
- * kept into the layer words just below word `at` (the layers are written from the top down);
- * returns the new `at`. Layer k's squares are counted.
- */
-function keep(k: i32, mask: usize, at: i32): i32 {
-  let count: u64 = 0;
-  for (let e = i32At(starts, k); e < i32At(starts, k + 1); e++) {
-    const u = i32At(poolUnit, e);
-    const x = u64At(poolBits, e) & u64At(mask, u);
-    setU64(poolBits, e, x);
-    if (x == 0) continue;
-    count += popcnt(x);
-    const w = (u - pad) << 1;
-    // Both halves written into the free word below `at`, each kept only when non-zero (at
-    // worst word -1 is written, the last of `layerStart`, which holds no layer's start).
-    setI32(layerIdx, at - 1, w + 1);
-    setI32(layerVal, at - 1, <i32>(x >> 32));
-    at -= <i32>((x >> 32) != 0);
-    setI32(layerIdx, at - 1, w);
-    setI32(layerVal, at - 1, <i32>x);
-    at -= <i32>(<u32>x != 0);
-  }
-  setI32(layerCount, k, <i32>count);
-  setI32(layerStart, k, at);
-  return at;
-}
-
-/**
  * Turns frontiers 0..D into layers: L_D = F_D ∩ T', L_k = F_k ∩ moves(L_{k+1}), and writes
  * them out as they are found, only their non-zero words (a maze's frontiers hold several times
  * the squares of its layers: writing out every frontier word cost a sixth of the solve), from
  * the top of the layer words down; then moves the words to the bottom (`SparseLayers`' form).
  */
 function backward(distance: i32): void {
-  setI32(layerStart, distance + 1, layerCap);
-  let at = keep(distance, targets, layerCap);
+  firstLayer(distance, targets);
   // Pushed from L_{k+1}, a few units of a frontier (the shortest paths' squares only): both
   // pieces move symmetrically, so the squares a move comes from are the squares it reaches.
   for (let k = distance; k > 0; k--) {
     const n = step(i32At(starts, k), i32At(starts, k + 1));
-    at = keep(k - 1, out, at);
+    keep(k - 1, out);
     for (let i = 0; i < n; i++) setU64(out, i32At(touched, i), 0);
   }
-  layerWords = layerCap - at;
-  memory.copy(layerIdx, layerIdx + (<usize>at << 2), <usize>layerWords << 2);
-  memory.copy(layerVal, layerVal + (<usize>at << 2), <usize>layerWords << 2);
-  for (let k = 0; k <= distance + 1; k++) setI32(layerStart, k, i32At(layerStart, k) - at);
+  finishLayers(distance);
 }
 
 /**

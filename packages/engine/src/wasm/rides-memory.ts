@@ -1,22 +1,24 @@
 /**
  * The memory of the rides kernel (`rides.ts`, which re-exports `layout`, `offset` and
  * `padding`): where each array lives, laid out by `layout` for one board size from the module's
- * heap base, and the loads and stores of units and words. A file of its own so that the
- * kernel's rides stay readable; AssemblyScript compiles both into one module.
+ * heap base (the loads and stores of units and words: `units.ts`). A file of its own so that
+ * the kernel's rides stay readable; AssemblyScript compiles both into one module.
  *
  * A unit is 64 squares of the board in its square order (square i in unit i >> 6, bit i & 63),
  * which is the engine's 32-bit words taken in pairs, low word first. Every unit array is padded
  * with `pad` zero units on both sides, more than a move's longest shift in units, so a ride
  * reads past the board's ends without a bounds check: the guards (the squares a move may start
  * from, those it does not carry off the board's side, less a lame leap's blocked starts, one
- * array a slot), the passable squares, those not yet reached (`open`),
- * the targets, the squares a ride starts from (`src`, all zero between rides), a ride's
- * squares that may go on (`chain`, all zero between rides), the moves of a step (`out`, all
- * zero between steps); then unpadded: the sources, the pool of frontier entries (unit, bits),
- * the frontier starts, the moves (`moves`: delta, guard slot, 1 for a leap, forward moves
- * first), and the layers as 32-bit words (`layerStart`, `layerIdx`, `layerVal`) in the form of
- * `SparseLayers`, with the squares in each layer (`layerCount`).
+ * array a slot), the passable squares, those not yet reached (`open`), the targets, the squares
+ * a ride starts from (`src`, all zero between rides), a ride's squares that may go on (`chain`,
+ * all zero between rides), the moves of a step (`out`, all zero between steps); then
+ * unpadded: the sources, the moves (`moves`: delta, guard slot, 1 for a leap, forward moves
+ * first), and the pool, the frontier starts and the layers (`layers.ts`).
  */
+
+import { layersOffset, layOutLayers } from './layers';
+
+export { i32At, setI32, setU64, u64At } from './units';
 
 /** Units of the board, and the padding (units) on either side of each array. */
 export let units: i32 = 0;
@@ -35,40 +37,7 @@ export let src: usize = 0;
 export let chain: usize = 0;
 export let out: usize = 0;
 export let sources: usize = 0;
-export let poolUnit: usize = 0;
-export let poolBits: usize = 0;
-export let starts: usize = 0;
 export let moves: usize = 0;
-export let layerStart: usize = 0;
-export let layerIdx: usize = 0;
-export let layerVal: usize = 0;
-export let layerCount: usize = 0;
-/** Words `layerIdx` and `layerVal` hold. */
-export let layerCap: i32 = 0;
-
-// @ts-ignore: decorator
-@inline
-export function u64At(base: usize, i: i32): u64 {
-  return load<u64>(base + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline
-export function setU64(base: usize, i: i32, v: u64): void {
-  store<u64>(base + (<usize>i << 3), v);
-}
-
-// @ts-ignore: decorator
-@inline
-export function i32At(base: usize, i: i32): i32 {
-  return load<i32>(base + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline
-export function setI32(base: usize, i: i32, v: i32): void {
-  store<i32>(base + (<usize>i << 2), v);
-}
 
 /**
  * Lays the arrays out for a board of `units_` units whose longest move shifts by `reach`
@@ -78,10 +47,6 @@ export function layout(units_: i32, reach: i32, squares: i32): usize {
   units = units_;
   pad = (reach >> 6) + 2;
   padded = <usize>(units + 2 * pad) << 3;
-  // A unit joins a frontier only with a square not reached before: at most 64 times, plus once
-  // as a source.
-  const entries = <usize>(65 * units);
-  layerCap = <i32>entries * 2;
   guards = (__heap_base + 7) & ~7;
   passable = guards + <usize>GUARDS * padded;
   open = passable + padded;
@@ -90,15 +55,10 @@ export function layout(units_: i32, reach: i32, squares: i32): usize {
   chain = src + padded;
   out = chain + padded;
   sources = out + padded;
-  poolBits = sources + (<usize>units << 3);
-  poolUnit = poolBits + (entries << 3);
-  starts = poolUnit + (entries << 2);
-  moves = starts + (<usize>(squares + 2) << 2);
-  layerStart = moves + (<usize>MOVES * 3 << 2);
-  layerIdx = layerStart + (<usize>(squares + 2) << 2);
-  layerVal = layerIdx + (entries << 3);
-  layerCount = layerVal + (entries << 3);
-  return layerCount + (<usize>(squares + 2) << 2);
+  moves = sources + (<usize>units << 3);
+  // A unit joins a frontier only with a square not reached before: at most 64 times, plus once
+  // as a source.
+  return layOutLayers(moves + (<usize>MOVES * 3 << 2), <usize>(65 * units), squares, pad);
 }
 
 /**
@@ -117,20 +77,8 @@ export function offset(which: i32): usize {
       return sources;
     case 4:
       return moves;
-    case 5:
-      return layerStart;
-    case 6:
-      return layerIdx;
-    case 7:
-      return layerVal;
-    case 8:
-      return layerCount;
-    case 9:
-      return starts;
-    case 10:
-      return poolUnit;
     default:
-      return poolBits;
+      return layersOffset(which - 5);
   }
 }
 

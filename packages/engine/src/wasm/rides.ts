@@ -19,11 +19,6 @@ import {
   chain,
   GUARDS,
   i32At,
-  layerCap,
-  layerCount,
-  layerIdx,
-  layerStart,
-  layerVal,
   moves,
   open,
   out,
@@ -31,29 +26,29 @@ import {
   padded,
   guards,
   passable,
-  poolBits,
-  poolUnit,
   setI32,
   setU64,
   sources,
   src,
-  starts,
   targets,
   u64At,
   units,
 } from './rides-memory';
+import {
+  finishLayers,
+  firstLayer,
+  keep,
+  poolBits,
+  poolUnit,
+  starts,
+} from './layers';
 
+export { words } from './layers';
 export { layout, offset, padding } from './rides-memory';
 
-let layerWords: i32 = 0;
 /** The units of `out` the step last made may have written (each pass's span). */
 let outLo: i32 = 0;
 let outHi: i32 = 0;
-
-/** Words in the layers of the last `solve`. */
-export function words(): i32 {
-  return layerWords;
-}
 
 /** Guard slots the memory holds (the loader writes one array a slot). */
 export function guardSlots(): i32 {
@@ -215,50 +210,18 @@ function forward(forwardMoves: i32): i32 {
 }
 
 /**
- * Keeps of F_k (pool entries) the squares in `mask`, and writes the non-zero words of what is
- * kept into the layer words just below word `at` (the layers are written from the top down);
- * returns the new `at`. Layer k's squares are counted.
- */
-function keep(k: i32, mask: usize, at: i32): i32 {
-  let count: u64 = 0;
-  for (let e = i32At(starts, k); e < i32At(starts, k + 1); e++) {
-    const u = i32At(poolUnit, e);
-    const x = u64At(poolBits, e) & u64At(mask, u);
-    setU64(poolBits, e, x);
-    if (x == 0) continue;
-    count += popcnt(x);
-    const w = (u - pad) << 1;
-    // Both halves written into the free word below `at`, each kept only when non-zero (at
-    // worst word -1 is written, the last of `layerStart`, which holds no layer's start).
-    setI32(layerIdx, at - 1, w + 1);
-    setI32(layerVal, at - 1, <i32>(x >> 32));
-    at -= <i32>((x >> 32) != 0);
-    setI32(layerIdx, at - 1, w);
-    setI32(layerVal, at - 1, <i32>x);
-    at -= <i32>(<u32>x != 0);
-  }
-  setI32(layerCount, k, <i32>count);
-  setI32(layerStart, k, at);
-  return at;
-}
-
-/**
  * Turns frontiers 0..D into layers: L_D = F_D ∩ T', L_k = F_k ∩ pred(L_{k+1}) by the moves
  * `m0 .. m1` (the forward moves reversed), written out as they are found, from the top of the
  * layer words down; then moves the words to the bottom (`SparseLayers`' form).
  */
 function backward(distance: i32, m0: i32, m1: i32): void {
-  setI32(layerStart, distance + 1, layerCap);
-  let at = keep(distance, targets, layerCap);
+  firstLayer(distance, targets);
   for (let k = distance; k > 0; k--) {
     step(i32At(starts, k), i32At(starts, k + 1), m0, m1);
-    at = keep(k - 1, out, at);
+    keep(k - 1, out);
     if (outHi >= outLo) memory.fill(out + (<usize>outLo << 3), 0, <usize>(outHi - outLo + 1) << 3);
   }
-  layerWords = layerCap - at;
-  memory.copy(layerIdx, layerIdx + (<usize>at << 2), <usize>layerWords << 2);
-  memory.copy(layerVal, layerVal + (<usize>at << 2), <usize>layerWords << 2);
-  for (let k = 0; k <= distance + 1; k++) setI32(layerStart, k, i32At(layerStart, k) - at);
+  finishLayers(distance);
 }
 
 /**
