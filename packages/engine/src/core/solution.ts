@@ -11,14 +11,13 @@
 
 import { ORTHODOX_BETZA } from '../betza/betza.js';
 import { WordSquareSet } from '../board/bitset.js';
-import { geometryOf } from '../board/geometry.js';
 import { squareName } from '../board/squares.js';
 import { InputError } from '../errors.js';
 import type { Board, CanonicalProblem, Path, PathConnection, PathResult, Piece, SquareSet } from '../types.js';
 import type { LayerStore } from './layers.js';
 import { countPaths, decodePathCursor, encodePathCursor, PathGraph } from './paths.js';
 import { type Prepared, wordsAt } from './query.js';
-import { wordFillOf } from './word-fills.js';
+import { wordFillFor } from './word-fills.js';
 
 /** What a `Solution` computes on first read. */
 interface Derived {
@@ -151,7 +150,7 @@ export abstract class Solution implements PathResult {
     const derived = this.lazy();
     if (derived.distances === undefined) {
       const { words, data } = this.prepared;
-      const dist = wordFillOf(geometryOf(this.board)).distances(
+      const dist = wordFillFor(this.board).distances(
         this.prepared.mover,
         wordsAt(data, 0, words),
         wordsAt(data, words, words),

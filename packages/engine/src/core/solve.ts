@@ -24,7 +24,7 @@ import { prepareStandard, readStandard, standardPrepared, standardWords } from '
 import { allocateWords, Prepared, pieceCode, prepareCanonical, prepareQuery, wordsAt } from './query.js';
 import { type Solution, StoredSolution } from './solution.js';
 import { StandardSolution } from './solution64.js';
-import { wordFillOf } from './word-fills.js';
+import { wordFillFor } from './word-fills.js';
 
 /** Which fill to use. Every choice gives the same answers; the tests compare them. */
 export interface SolveOptions {
@@ -91,7 +91,7 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
       false,
     );
   }
-  const solved = wordFillOf(geometryOf(board)).solve(
+  const solved = wordFillFor(board).solve(
     prepared.mover,
     wordsAt(data, 0, words),
     wordsAt(data, words, words),

@@ -64,6 +64,7 @@ export class KeptCache<V> {
   #oldest: Entry<V> | null = null;
   #bytes = 0;
   #maxBytes: number;
+  #version = 0;
 
   constructor(
     maxBytes: number,
@@ -79,8 +80,17 @@ export class KeptCache<V> {
     if (entry !== this.#newest) {
       this.#unlink(entry);
       this.#pushNewest(entry);
+      this.#version++;
     }
     return entry.value;
+  }
+
+  /**
+   * Counts the changes of the cache (an entry kept, resized, dropped, or moved in the order of
+   * use): while it stands still, looking up the same keys again would change nothing.
+   */
+  get version(): number {
+    return this.#version;
   }
 
   /** Whether `key` is kept (its place in the list unchanged). */
@@ -90,6 +100,7 @@ export class KeptCache<V> {
 
   /** Keeps `value` of `bytes` under `key` (not over an eighth of the bound); the least recently used go past it. */
   set(key: string, value: V, bytes: number): void {
+    this.#version++;
     this.delete(key);
     if (bytes > this.maxEntryBytes) return;
     const entry: Entry<V> = { key, value, bytes, newer: null, older: null };
@@ -103,6 +114,7 @@ export class KeptCache<V> {
   resize(key: string, bytes: number): void {
     const entry = this.#entries.get(key);
     if (entry === undefined || entry.bytes === bytes) return;
+    this.#version++;
     if (bytes > this.maxEntryBytes) {
       this.delete(key);
       return;
@@ -115,6 +127,7 @@ export class KeptCache<V> {
   delete(key: string): void {
     const entry = this.#entries.get(key);
     if (entry === undefined) return;
+    this.#version++;
     this.#entries.delete(key);
     this.#unlink(entry);
     this.#bytes -= entry.bytes;
@@ -169,6 +182,8 @@ const caches: Record<EngineCacheName, KeptCache<unknown>> = {
 /** One kind of entry of a cache: its keys under a prefix of their own, its values typed. */
 export interface KeptTables<V> {
   get(key: string): V | undefined;
+  /** The whole cache's `KeptCache.version` (all kinds together). */
+  version(): number;
   has(key: string): boolean;
   set(key: string, value: V, bytes: number): void;
   resize(key: string, bytes: number): void;
@@ -180,6 +195,7 @@ export function keptTables<V>(name: EngineCacheName, kind = ''): KeptTables<V> {
   const prefix = kind === '' ? '' : `${kind}:`;
   return {
     get: (key) => cache.get(prefix + key),
+    version: () => cache.version,
     has: (key) => cache.has(prefix + key),
     set: (key, value, bytes) => cache.set(prefix + key, value, bytes),
     resize: (key, bytes) => cache.resize(prefix + key, bytes),

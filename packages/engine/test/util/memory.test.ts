@@ -26,6 +26,27 @@ describe('KeptCache', () => {
     expect(cache.size.bytes).toBe(800);
   });
 
+  it('counts its changes, and only those: a look-up of the most recent entry changes nothing', () => {
+    const cache = new KeptCache<string>(800);
+    cache.set('a', 'A', 100);
+    cache.set('b', 'B', 100);
+    let version = cache.version;
+    cache.get('b');
+    cache.get('missing');
+    cache.has('a');
+    expect(cache.version).toBe(version);
+    for (const change of [
+      () => cache.get('a'),
+      () => cache.set('c', 'C', 100),
+      () => cache.resize('c', 200),
+      () => cache.delete('a'),
+    ]) {
+      change();
+      expect(cache.version).toBeGreaterThan(version);
+      version = cache.version;
+    }
+  });
+
   it('keeps what a plain least-recently-used list keeps, under any sequence of uses', () => {
     const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
     const op = fc.oneof(
