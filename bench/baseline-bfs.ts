@@ -185,8 +185,8 @@ function neighbours(
   }
 }
 
-/** Distance and layers (square index lists), or null when unreachable. */
-export function baselineBfs(q: Query): { distance: number; layers: number[][] } | null {
+/** The board, passable squares, sources and targets of a query, and its piece's moves. */
+function setUp(q: Query) {
   const files = q.board?.files ?? 8;
   const ranks = q.board?.ranks ?? 8;
   const n = files * ranks;
@@ -202,6 +202,44 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
   const sources = q.from.map((s) => parseName(s, files)).filter((s) => open[s]);
   const isTarget = new Uint8Array(n);
   for (const t of q.to) if (open[parseName(t, files)]) isTarget[parseName(t, files)] = 1;
+  const rays = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').rays : null;
+  const hops = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').hops : [];
+  /** Squares one move from `u` (with `back`, one move before it) into `out`. */
+  const moves = (u: number, back: boolean, out: number[]) => {
+    if (rays === null) neighbours(q.piece, files, ranks, open, u, back, out);
+    else fairyNeighbours(rays, files, ranks, open, u, back, out);
+    if (hops.length > 0) hopNeighbours(hops, files, ranks, open, u, back, out);
+  };
+  return { n, sources, isTarget, moves };
+}
+
+/** Every square's distance from the query's sources (-1: unreachable), the targets ignored. */
+export function baselineDistances(q: Query): Int32Array {
+  const { n, sources, moves } = setUp(q);
+  const dist = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let tail = 0;
+  for (const s of sources)
+    if (dist[s] < 0) {
+      dist[s] = 0;
+      queue[tail++] = s;
+    }
+  const nb: number[] = [];
+  for (let head = 0; head < tail; head++) {
+    const u = queue[head];
+    moves(u, false, nb);
+    for (const v of nb)
+      if (dist[v] < 0) {
+        dist[v] = dist[u] + 1;
+        queue[tail++] = v;
+      }
+  }
+  return dist;
+}
+
+/** Distance and layers (square index lists), or null when unreachable. */
+export function baselineBfs(q: Query): { distance: number; layers: number[][] } | null {
+  const { n, sources, isTarget, moves } = setUp(q);
   if (sources.length === 0) return null;
   const dist = new Int32Array(n).fill(-1);
   const queue = new Int32Array(n);
@@ -214,8 +252,6 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
     }
   let found = -1;
   const nb: number[] = [];
-  const rays = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').rays : null;
-  const hops = q.piece === 'FAIRY' ? readBetza(q.betza ?? '').hops : [];
   while (head < tail) {
     const u = queue[head++];
     if (found >= 0 && dist[u] > found) break;
@@ -224,9 +260,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
       continue;
     }
     if (found >= 0) continue;
-    if (rays === null) neighbours(q.piece, files, ranks, open, u, false, nb);
-    else fairyNeighbours(rays, files, ranks, open, u, false, nb);
-    if (hops.length > 0) hopNeighbours(hops, files, ranks, open, u, false, nb);
+    moves(u, false, nb);
     for (const v of nb)
       if (dist[v] < 0) {
         dist[v] = dist[u] + 1;
@@ -245,9 +279,7 @@ export function baselineBfs(q: Query): { distance: number; layers: number[][] } 
   while (head < tail) {
     const u = queue[head++];
     if (back[u] === found) continue;
-    if (rays === null) neighbours(q.piece, files, ranks, open, u, true, nb);
-    else fairyNeighbours(rays, files, ranks, open, u, true, nb);
-    if (hops.length > 0) hopNeighbours(hops, files, ranks, open, u, true, nb);
+    moves(u, true, nb);
     for (const v of nb)
       if (back[v] < 0 && dist[v] === found - back[u] - 1) {
         back[v] = back[u] + 1;

@@ -35,8 +35,11 @@ async function loadOther(path: string): Promise<Solve> {
   return other.solve;
 }
 
-/** A pass over `queries` reading what the outside yardstick reads (distance, each layer's size); its own function. */
-function passOf(solve: Solve, queries: PathQuery[]): () => number {
+/** A pass over `queries` reading what the outside yardstick reads (distance, each layer's size), or the distance map; its own function. */
+function passOf(solve: Solve, queries: PathQuery[], distanceMap = false): () => number {
+  const read = distanceMap
+    ? 'for (const d of r.distances) if (d !== null) sum += d;'
+    : 'if (r.distance === null) continue; sum += r.distance + 1; for (const layer of r.layers) sum += layer.count;';
   return new Function(
     'solve',
     'queries',
@@ -44,9 +47,7 @@ function passOf(solve: Solve, queries: PathQuery[]): () => number {
       let sum = 0;
       for (const q of queries) {
         const r = solve(q);
-        if (r.distance === null) continue;
-        sum += r.distance + 1;
-        for (const layer of r.layers) sum += layer.count;
+        ${read}
       }
       return sum;
     };`,
@@ -76,9 +77,9 @@ const otherSolve = await loadOther(otherPath);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 40);
 const only = process.env.BENCH_ONLY;
 const rows = [];
-for (const { name, queries } of engineWorkloads().filter((w) => !only || w.name.includes(only))) {
-  const mine = passOf(thisEngine.solve, queries);
-  const theirs = passOf(otherSolve, queries);
+for (const { name, queries, distanceMap } of engineWorkloads().filter((w) => !only || w.name.includes(only))) {
+  const mine = passOf(thisEngine.solve, queries, distanceMap);
+  const theirs = passOf(otherSolve, queries, distanceMap);
   const checksum = mine();
   if (theirs() !== checksum) throw new Error(`${name}: the two builds answer differently`);
   for (let warm = performance.now(); performance.now() - warm < 1000; ) {

@@ -1,7 +1,7 @@
 /**
  * The engine's benchmark workloads, seeded so that every run (and every build compared) asks the
  * same questions: 8 x 8 mixed pieces and the open king (the outside yardstick's two small rows),
- * the large boards where the WebAssembly kernels run, and the fairy pieces. `npm run bench` times
+ * the large boards where the WebAssembly kernels run, distance maps, and the fairy pieces. `npm run bench` times
  * them against a plain BFS; `npm run bench:engine-ab` times two builds of the engine on them.
  */
 import { formatBitboard, ORTHODOX_MOVERS, type PathQuery, squareName } from '@chess-paths/engine';
@@ -14,6 +14,8 @@ export interface EngineWorkload {
   target: number;
   /** The least fraction of questions with a path (a maze that walls everything off is no test). */
   minReachable?: number;
+  /** True when the row times the distance map (`distances`, every square's distance) instead. */
+  distanceMap?: boolean;
 }
 
 function randomMask(files: number, ranks: number, density: number, rand: () => number): string {
@@ -84,6 +86,19 @@ function queen256(count: number): PathQuery[] {
     const pick = () => squareName(open[Math.floor(rand() * open.length)], board);
     return { piece: 'QUEEN' as const, board, from: [pick()], to: [pick()], mask: formatBitboard(words, board) };
   });
+}
+
+/** A `piece` on a `side` x `side` board with 0-20 % obstacles from a random square: for distance maps. */
+function openBoard(piece: 'KING' | 'QUEEN', side: number, count: number, seed: number): PathQuery[] {
+  const rand = seededRandom(seed);
+  const board = { files: side, ranks: side };
+  return Array.from({ length: count }, () => ({
+    piece,
+    board,
+    from: [squareName(Math.floor(rand() * side * side), board)],
+    to: [squareName(Math.floor(rand() * side * side), board)],
+    mask: randomMask(side, side, rand() * 0.2, rand),
+  }));
 }
 
 /** A maze: a wall every 16 ranks, each with 6 openings at random files; distances in the hundreds. */
@@ -205,6 +220,18 @@ export function engineWorkloads(): EngineWorkload[] {
     { name: '256x256 king maze', queries: kingMaze256(20), target: 3 },
     { name: '64x64 rook, bishop, queen, 0-20% obstacles', queries: sliders64(200), target: 20 },
     { name: '256x256 queen, 35% obstacles', queries: queen256(20), target: 20, minReachable: 0.9 },
+    {
+      name: '256x256 king distance map, 0-20% obstacles',
+      queries: openBoard('KING', 256, 10, 14),
+      target: 5,
+      distanceMap: true,
+    },
+    {
+      name: '64x64 queen distance map, 0-20% obstacles',
+      queries: openBoard('QUEEN', 64, 100, 15),
+      target: 5,
+      distanceMap: true,
+    },
     { name: '64x64 nightrider (NN), 10% obstacles', queries: nightrider64(200), target: 20 },
     { name: '256x256 camel (C) maze', queries: camelMaze256(20), target: 20, minReachable: 0.9 },
     { name: '8x8 amazon (QN), 0-35% obstacles', queries: amazon8x8(4000), target: 20 },

@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { type PathQuery, parseBitboard, parseSquare, solve, solveWords, type WordsQuery } from '@chess-paths/engine';
-import { baselineBfs } from './baseline-bfs.js';
+import { baselineBfs, baselineDistances } from './baseline-bfs.js';
 import { engineWorkloads } from './engine-workloads.js';
 
 /** Runs `fn` over the queries repeatedly for about `ms` milliseconds; returns calls per second. */
@@ -40,13 +40,28 @@ function bfsDistanceAndLayers(q: PathQuery): void {
   for (const layer of r.layers) sink += layer.length;
 }
 
+// A distance map's rows read every square's distance on both sides.
+function solveDistanceMap(q: PathQuery): void {
+  for (const d of solve(q).distances) if (d !== null) sink += d;
+}
+function bfsDistanceMap(q: PathQuery): void {
+  for (const d of baselineDistances(q)) if (d >= 0) sink += d;
+}
+
 /**
  * Checks that engine and baseline agree on every workload query before timing anything, and that
- * at least `minReachable` of them (a fraction) have a path.
+ * at least `minReachable` of them (a fraction) have a path; for a distance map's row, that the
+ * maps agree.
  */
-function crossCheck(name: string, queries: PathQuery[], minReachable = 0): void {
+function crossCheck(name: string, queries: PathQuery[], minReachable = 0, distanceMap = false): void {
   let reachable = 0;
   for (const q of queries) {
+    if (distanceMap) {
+      const ours = solve(q).distances.map((d) => d ?? -1);
+      if (ours.join() !== baselineDistances(q).join())
+        throw new Error(`${name}: engine and baseline distance maps differ on ${JSON.stringify(q).slice(0, 200)}`);
+      continue;
+    }
     const a = solve(q);
     const b = baselineBfs(q);
     const same =
@@ -66,10 +81,10 @@ const workloads = engineWorkloads();
 // BENCH_ONLY=text: only the workloads whose name holds the text (results.json is then left alone).
 const only = process.env.BENCH_ONLY;
 const chosen = only ? workloads.filter((w) => w.name.includes(only)) : workloads;
-const results = chosen.map(({ name, queries, target, minReachable }) => {
-  crossCheck(name, queries, minReachable);
-  const bfs = throughput(queries, bfsDistanceAndLayers, seconds * 1000);
-  const engine = throughput(queries, solveDistanceAndLayers, seconds * 1000);
+const results = chosen.map(({ name, queries, target, minReachable, distanceMap }) => {
+  crossCheck(name, queries, minReachable, distanceMap);
+  const bfs = throughput(queries, distanceMap ? bfsDistanceMap : bfsDistanceAndLayers, seconds * 1000);
+  const engine = throughput(queries, distanceMap ? solveDistanceMap : solveDistanceAndLayers, seconds * 1000);
   const distances = queries.map((q) => solve(q).distance ?? -1).filter((d) => d >= 0);
   const meanDistance = distances.reduce((a, b) => a + b, 0) / Math.max(1, distances.length);
   return {
