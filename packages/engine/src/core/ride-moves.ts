@@ -1,7 +1,7 @@
 /**
  * A piece's moves as the rides kernel takes them (`kernels/rides-wasm.ts`): each a shift of the
- * board's square order from the squares of its guard, made once (a leap) or repeated while it
- * lands on passable squares (a ride). The orthodox sliders' are kept per board; a fairy piece's
+ * board's square order from the squares of its guard, made once (a leap), or repeated while it
+ * lands on passable squares (a ride), up to a limit or to the edge. The orthodox sliders' are kept per board; a fairy piece's
  * are kept with its shifts (`fairy-fill.ts`), whose guards they share, so that a lame leap's
  * guard, refilled for each passable set, is the one the kernel reads.
  */
@@ -21,18 +21,17 @@ export interface Rides {
 
 /**
  * The moves of `piece` (with `fairy`, its shifts for the solve under way) for the rides kernel,
- * or null where the kernel is not for it: WebAssembly refused here, a king, a knight or a pawn,
- * a fairy piece that hops or rides short of the board's edge.
+ * or null where the kernel is not for it: WebAssembly refused here, a king, a knight (unless
+ * `leapers`) or a pawn, a fairy piece that hops.
  */
 export function ridesOf(geo: Geometry, piece: Mover, fairy: FairyShifts | null, leapers = false): Rides | null {
   if (!wasmRidesAvailable()) return null;
   if (fairy !== null) return fairyRides(geo, fairy);
   if (typeof piece !== 'string') return null;
   const moves = moveKind(piece);
-  if (moves.kind === 'slider') return { forward: orthodoxMoves(geo, piece, moves.directions, false), backward: null };
+  if (moves.kind === 'slider') return { forward: orthodoxMoves(geo, piece, moves.directions, 0), backward: null };
   // The king's and the knight's solves have kernels of their own; with `leapers`, they take this one.
-  if (moves.kind === 'leaper' && leapers)
-    return { forward: orthodoxMoves(geo, piece, moves.jumps, true), backward: null };
+  if (moves.kind === 'leaper' && leapers) return { forward: orthodoxMoves(geo, piece, moves.jumps, 1), backward: null };
   return null;
 }
 
@@ -40,12 +39,12 @@ export function ridesOf(geo: Geometry, piece: Mover, fairy: FairyShifts | null, 
 const orthodox = new WeakMap<Geometry, Map<OrthodoxMover, RideMove[]>>();
 
 /** A slider's `directions` (files, ranks) on `geo` as rides. */
-/** The moves (files, ranks) of an orthodox piece on `geo`, as rides or as `leap`s. */
+/** The moves (files, ranks) of an orthodox piece on `geo`, as rides (`limit` 0) or leaps (1). */
 function orthodoxMoves(
   geo: Geometry,
   piece: OrthodoxMover,
   directions: readonly (readonly [number, number])[],
-  leap: boolean,
+  limit: 0 | 1,
 ): RideMove[] {
   let byPiece = orthodox.get(geo);
   if (byPiece === undefined) {
@@ -57,7 +56,7 @@ function orthodoxMoves(
     moves = directions.map(([df, dr]) => ({
       delta: dr * geo.files + df,
       guard: df > 0 ? geo.notEastFiles[df - 1] : df < 0 ? geo.notWestFiles[-df - 1] : geo.all,
-      leap,
+      limit,
     }));
     byPiece.set(piece, moves);
   }
@@ -68,19 +67,21 @@ function orthodoxMoves(
 const fairies = new WeakMap<FairyShifts, Rides | null>();
 
 /**
- * The moves of a fairy piece (its shifts on `geo`): each ray a leap, or a ride as far as the
- * board allows. Null for a piece that hops or has a ride limited short of the board's edge,
- * which the general fill takes.
+ * The moves of a fairy piece (its shifts on `geo`): each ray a leap, a ride of at most its
+ * limit, or a ride as far as the board allows. Null for a piece that hops, which the general
+ * fill takes.
  */
 function fairyRides(geo: Geometry, fairy: FairyShifts): Rides | null {
   let moves = fairies.get(fairy);
   if (moves === undefined) {
+    // A ray with a chain rides to the edge; any other stops after `max` leaps, or as many as fit.
     const asMoves = (rays: readonly RideShift[]) =>
-      rays.map((s) => ({ delta: s.delta, guard: s.guard, leap: s.chain === null }));
-    const fits =
-      fairy.hops.length === 0 &&
-      fairy.forward.every((s) => s.max === 1 || s.chain !== null || leapsOnBoard(geo, s.dx, s.dy) <= 1);
-    moves = fits ? { forward: asMoves(fairy.forward), backward: asMoves(fairy.reverse) } : null;
+      rays.map((s) => ({
+        delta: s.delta,
+        guard: s.guard,
+        limit: s.chain !== null ? 0 : Math.max(1, Math.min(s.max, leapsOnBoard(geo, s.dx, s.dy))),
+      }));
+    moves = fairy.hops.length === 0 ? { forward: asMoves(fairy.forward), backward: asMoves(fairy.reverse) } : null;
     if (moves !== null && !ridesFit(moves.forward, moves.backward)) moves = null;
     fairies.set(fairy, moves);
   }

@@ -1,10 +1,10 @@
 /**
  * The WebAssembly fill of the riders (`wasm/rides.ts`): the rook, the bishop and the queen on
  * every board but 8 x 8 (which has its own kernels), and the fairy pieces whose every move is a
- * leap or a ride to the board's edge, with the same `solve` as the general fill of `fill.ts`,
+ * leap or a ride (limited or not), with the same `solve` as the general fill of `fill.ts`,
  * which stays the fallback where WebAssembly is refused. A piece's moves are handed over as
  * shifts of the board's square order (a delta, the guard of squares the move may start from,
- * ride or leap), its guards written into the module's slots on every solve (a lame leap's guard
+ * how many times it may be made), its guards written into the module's slots on every solve (a lame leap's guard
  * changes with the passable set). The module is compiled synchronously once, when this file loads
  * (under 4 kB, which browsers allow). It has one memory, laid out for one board size at a time:
  * a fill for another size lays it out again (growing it for a larger board) before it solves.
@@ -51,17 +51,24 @@ export interface RideMove {
   readonly delta: number;
   /** The squares the move may start from (a board's word array). */
   readonly guard: Int32Array;
-  /** True when the move is made once (a leap), false when it repeats while it can (a ride). */
-  readonly leap: boolean;
+  /**
+   * How many times the move may be made in one go: 1 (a leap), up to n leaps (a ride limited
+   * short of the board's edge, n from 2 to 256), or 0 (a ride as far as it can go).
+   */
+  readonly limit: number;
 }
 
 /** Moves (forward and backward together) the kernel holds. */
 const MOVES = 64;
 
-/** Whether the kernel takes these moves: at most 64 in all, no two of them more than 32 guards. */
+/** Whether the kernel takes these moves: at most 64 in all, with at most 32 guards among them. */
 export function ridesFit(forward: readonly RideMove[], backward: readonly RideMove[] | null): boolean {
   const all = backward === null ? forward : [...forward, ...backward];
-  return all.length <= MOVES && new Set(all.map((m) => m.guard)).size <= 32 && all.every((m) => m.delta !== 0);
+  return (
+    all.length <= MOVES &&
+    new Set(all.map((m) => m.guard)).size <= 32 &&
+    all.every((m) => m.delta !== 0 && Number.isInteger(m.limit) && m.limit >= 0 && m.limit <= 256)
+  );
 }
 
 /** The riders' fill on WebAssembly for one board size (check `wasmRidesAvailable` first). */
@@ -176,7 +183,7 @@ export class WasmRideFill {
       }
       heap[at++] = m.delta;
       heap[at++] = slot;
-      heap[at++] = m.leap ? 1 : 0;
+      heap[at++] = m.limit;
     }
     return k;
   }

@@ -11,9 +11,10 @@
  * from, those it does not carry off the board's side, less a lame leap's blocked starts, one
  * array a slot), the passable squares, those not yet reached (`open`), the targets, the squares
  * a ride starts from (`src`, all zero between rides), a ride's squares that may go on (`chain`,
- * all zero between rides), the moves of a step (`out`, all zero between steps); then
- * unpadded: the sources, the moves (`moves`: delta, guard slot, 1 for a leap, forward moves
- * first), and the pool, the frontier starts and the layers (`layers.ts`).
+ * all zero between rides), the moves of a step (`out`, all zero between steps), the landings
+ * of a limited ride's leaps (`leapA`, `leapB`, by turns, all zero between rides); then
+ * unpadded: the sources, the moves (`moves`: delta, guard slot, and 0 for a ride to the edge
+ * or the most leaps, 1 for a leap; forward moves first), and the pool, the frontier starts and the layers (`layers.ts`).
  */
 
 import { layersOffset, layOutLayers } from './layers';
@@ -36,6 +37,8 @@ export let targets: usize = 0;
 export let src: usize = 0;
 export let chain: usize = 0;
 export let out: usize = 0;
+export let leapA: usize = 0;
+export let leapB: usize = 0;
 export let sources: usize = 0;
 export let moves: usize = 0;
 
@@ -54,7 +57,9 @@ export function layout(units_: i32, reach: i32, squares: i32): usize {
   src = targets + padded;
   chain = src + padded;
   out = chain + padded;
-  sources = out + padded;
+  leapA = out + padded;
+  leapB = leapA + padded;
+  sources = leapB + padded;
   moves = sources + (<usize>units << 3);
   // A unit joins a frontier only with a square not reached before: at most 64 times, plus once
   // as a source.

@@ -12,12 +12,15 @@
  * (Kogge-Stone: log2(64 / delta) shifts). So a step costs a pass over the frontier's span and
  * as far as its rays run, where riding square by square costs a pass a square, and a dense
  * fill of the whole board log2(ride) passes a direction. A pass stops once nothing can go on
- * past the last unit of the frontier. Memory layout: `rides-memory.ts`.
+ * past the last unit of the frontier. A ride limited short of the edge is that many leaps, each
+ * a pass. Memory layout: `rides-memory.ts`.
  */
 
 import {
   chain,
   GUARDS,
+  leapA,
+  leapB,
   i32At,
   moves,
   open,
@@ -56,11 +59,11 @@ export function guardSlots(): i32 {
 }
 
 /**
- * Rides (or leaps, `leap`) toward higher squares by `delta` > 0 from the squares in `src`,
- * whose units lie in `lo .. hi`, ORing the squares reached into `out`. Returns the last unit
+ * Rides (or leaps, `leap`) toward higher squares by `delta` > 0 from the squares in `from`,
+ * whose units lie in `lo .. hi`, ORing the squares reached into `to`. Returns the last unit
  * the pass visited.
  */
-function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
+function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32, from: usize, to: usize): i32 {
   const q = delta >> 6;
   const t = <u64>(delta & 63);
   const back = 64 - t;
@@ -70,7 +73,7 @@ function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
     for (; i < end; i++) {
       const p = u64At(passable, i);
       const gi = u64At(g, i);
-      const s = u64At(src, i);
+      const s = u64At(from, i);
       let r = (((s & gi) << t) | (u64At(chain, i - 1) >> back)) & p;
       if (r != 0) {
         if (!leap) {
@@ -80,7 +83,7 @@ function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
             pro &= pro << k;
           }
         }
-        setU64(out, i, u64At(out, i) | r);
+        setU64(to, i, u64At(to, i) | r);
       }
       const c = (leap ? s : s | r) & gi;
       setU64(chain, i, c);
@@ -92,8 +95,8 @@ function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
       let r = u64At(chain, i - q);
       if (t != 0) r = (r << t) | (u64At(chain, i - q - 1) >> back);
       r &= u64At(passable, i);
-      const s = u64At(src, i);
-      if (r != 0) setU64(out, i, u64At(out, i) | r);
+      const s = u64At(from, i);
+      if (r != 0) setU64(to, i, u64At(to, i) | r);
       const c = (leap ? s : s | r) & u64At(g, i);
       setU64(chain, i, c);
       if (c != 0) last = i;
@@ -104,7 +107,7 @@ function rideUp(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
 }
 
 /** `rideUp` toward lower squares, by `delta` < 0; returns the first unit the pass visited. */
-function rideDown(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
+function rideDown(delta: i32, g: usize, leap: bool, lo: i32, hi: i32, from: usize, to: usize): i32 {
   const q = -delta >> 6;
   const t = <u64>(-delta & 63);
   const back = 64 - t;
@@ -113,7 +116,7 @@ function rideDown(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
     for (; i >= pad; i--) {
       const p = u64At(passable, i);
       const gi = u64At(g, i);
-      const s = u64At(src, i);
+      const s = u64At(from, i);
       let r = (((s & gi) >> t) | (u64At(chain, i + 1) << back)) & p;
       if (r != 0) {
         if (!leap) {
@@ -123,7 +126,7 @@ function rideDown(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
             pro &= pro >> k;
           }
         }
-        setU64(out, i, u64At(out, i) | r);
+        setU64(to, i, u64At(to, i) | r);
       }
       const c = (leap ? s : s | r) & gi;
       setU64(chain, i, c);
@@ -135,8 +138,8 @@ function rideDown(delta: i32, g: usize, leap: bool, lo: i32, hi: i32): i32 {
       let r = u64At(chain, i + q);
       if (t != 0) r = (r >> t) | (u64At(chain, i + q + 1) << back);
       r &= u64At(passable, i);
-      const s = u64At(src, i);
-      if (r != 0) setU64(out, i, u64At(out, i) | r);
+      const s = u64At(from, i);
+      if (r != 0) setU64(to, i, u64At(to, i) | r);
       const c = (leap ? s : s | r) & u64At(g, i);
       setU64(chain, i, c);
       if (c != 0) last = i;
@@ -167,16 +170,60 @@ function step(from: i32, to: i32, m0: i32, m1: i32): void {
   for (let m = m0; m < m1; m++) {
     const delta = i32At(moves, 3 * m);
     const g = guards + <usize>i32At(moves, 3 * m + 1) * padded;
-    const leap = i32At(moves, 3 * m + 2) != 0;
-    let first = lo;
-    let last = hi;
-    if (delta > 0) last = rideUp(delta, g, leap, lo, hi);
-    else first = rideDown(delta, g, leap, lo, hi);
-    memory.fill(chain + (<usize>first << 3), 0, <usize>(last - first + 1) << 3);
-    outLo = min(outLo, first);
-    outHi = max(outHi, last);
+    const limit = i32At(moves, 3 * m + 2);
+    if (limit >= 2) rideLimited(delta, g, limit, lo, hi);
+    else pass(delta, g, limit == 1, lo, hi, src, out);
   }
   for (let e = from; e < to; e++) setU64(src, i32At(poolUnit, e), 0);
+}
+
+/**
+ * One ride (or leap) of every square of `from` (units `lo .. hi`) into `to`; leaves `chain`
+ * all zero, widens `outLo .. outHi` by the units visited and returns them (first, last) in
+ * `passFirst`, `passLast`.
+ */
+function pass(delta: i32, g: usize, leap: bool, lo: i32, hi: i32, from: usize, to: usize): void {
+  let first = lo;
+  let last = hi;
+  if (delta > 0) last = rideUp(delta, g, leap, lo, hi, from, to);
+  else first = rideDown(delta, g, leap, lo, hi, from, to);
+  memory.fill(chain + (<usize>first << 3), 0, <usize>(last - first + 1) << 3);
+  outLo = min(outLo, first);
+  outHi = max(outHi, last);
+  passFirst = first;
+  passLast = last;
+}
+
+/** The units the last `pass` visited. */
+let passFirst: i32 = 0;
+let passLast: i32 = 0;
+
+/**
+ * A ride of at most `limit` leaps (2 or more, short of the board's edge): `limit` leaps, each
+ * from the squares the one before landed on (in `leapA` and `leapB` by turns, all zero after),
+ * ORed into `out`; it stops early when a leap lands nowhere.
+ */
+function rideLimited(delta: i32, g: usize, limit: i32, lo: i32, hi: i32): void {
+  let from = src;
+  let a = lo;
+  let b = hi;
+  for (let j = 0; j < limit; j++) {
+    const to = from == leapA ? leapB : leapA;
+    pass(delta, g, true, a, b, from, to);
+    if (from != src) memory.fill(from + (<usize>a << 3), 0, <usize>(b - a + 1) << 3);
+    a = 0x7fffffff;
+    b = -1;
+    for (let u = passFirst; u <= passLast; u++) {
+      const x = u64At(to, u);
+      if (x == 0) continue;
+      setU64(out, u, u64At(out, u) | x);
+      a = min(a, u);
+      b = u;
+    }
+    from = to;
+    if (b < 0) return; // `to` is all zero
+  }
+  memory.fill(from + (<usize>a << 3), 0, <usize>(b - a + 1) << 3);
 }
 
 /** Frontiers made by the last forward fill (F_0 .. F_(frontiers - 1)). */

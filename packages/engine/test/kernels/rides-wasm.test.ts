@@ -1,13 +1,13 @@
 /**
  * The riders' WebAssembly kernel (`rides-wasm.ts`): the rook, the bishop and the queen on every
- * board but 8 x 8, the fairy pieces whose moves are leaps and rides to the edge, and the
- * distance maps it fills. WebAssembly must run in Node (a build that silently fell back would
- * pass every other test); it must match the reference BFS on boards whose ranks cut units
+ * board but 8 x 8, the fairy pieces whose moves are leaps and rides (to the edge or limited),
+ * and the distance maps it fills. WebAssembly must run in Node (a build that silently fell back
+ * would pass every other test); it must match the reference BFS on boards whose ranks cut units
  * anywhere (1 file to 256, shifts shorter and longer than a unit, ranks of one square, boards
  * of one rank), with board sizes alternating between questions (the module lays its memory out
- * again for each), masks, several sources and targets, and across the largest boards; the fairy pieces must match the fairy
- * reference; solve must give the same result on it and on the JavaScript fill; and where
- * WebAssembly is refused the engine falls back and still answers.
+ * again for each), masks, several sources and targets, and across the largest boards; the fairy
+ * pieces must match the fairy reference; solve must give the same result on it and on the
+ * JavaScript fill; and where WebAssembly is refused the engine falls back and still answers.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -120,6 +120,16 @@ describe("the riders' WebAssembly kernel", () => {
     for (const betza of ['NN', 'QN', 'nN', 'WWnD', 'fRbB']) {
       const passable = Array.from({ length: 100 * 100 }, () => random() >= 0.2);
       const fairy = fairyQuestion(betza, board, passable, [5050, 17], [9999, 312]);
+      expectMatchesReference(solve(fairy.query), fairy);
+    }
+  });
+
+  it('rides limited short of the edge (W3F2, N3, fW5bF2, W2F, D3) across 100 x 100 as the fairy reference does', () => {
+    const board = { files: 100, ranks: 100 };
+    const random = seededRandom(31);
+    for (const betza of ['W3F2', 'N3', 'fW5bF2', 'W2F', 'D3']) {
+      const passable = Array.from({ length: 100 * 100 }, () => random() >= 0.15);
+      const fairy = fairyQuestion(betza, board, passable, [4321, 12], [9876, 250]);
       expectMatchesReference(solve(fairy.query), fairy);
     }
   });
