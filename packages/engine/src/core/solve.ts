@@ -31,8 +31,10 @@ export interface SolveOptions {
   /** `auto` (the default) takes the 8 x 8 fast path on 8 x 8 boards; `general` never does. */
   representation?: 'auto' | 'general';
   /**
-   * The kernels of the 8 x 8 fast path and of the knight on boards whose files are a multiple
-   * of 64: `auto` (WebAssembly where it compiles, else JavaScript) or `javascript`.
+   * The kernels of a solve (the 8 x 8 fast path, the king and the knight on boards whose files
+   * are a multiple of 64, the riders on other boards): `auto` (WebAssembly where it compiles,
+   * else JavaScript) or `javascript`. A result's distance map is filled where WebAssembly runs
+   * whatever this says.
    */
   kernel?: 'auto' | 'javascript';
 }
