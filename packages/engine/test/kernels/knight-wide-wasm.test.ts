@@ -165,6 +165,7 @@ describe('the wide king and knight kernels', () => {
       });
       expect(result.distance).toBe(answer.distance);
       expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
+      expect(result.distances).toEqual(answer.distances);
     }
   });
 

@@ -15,7 +15,13 @@ import { RIDES_WASM } from '../../src/generated/rides-wasm.js';
 import { solve } from '../../src/index.js';
 import { wasmRidesAvailable } from '../../src/kernels/rides-wasm.js';
 import { decodeBase64Url } from '../../src/util/base64url.js';
-import { buildCase, expectResultMatchesReference, recipeArbitrary, snapshotResult } from '../support/engine-harness.js';
+import {
+  buildCase,
+  caseArbitrary,
+  expectResultMatchesReference,
+  recipeArbitrary,
+  snapshotResult,
+} from '../support/engine-harness.js';
 import { expectMatchesReference, fairyCase, fairyQuestion, seededRandom } from '../support/fairy-cases.js';
 import { referenceFormatHex, referenceSolve, referenceSquareName } from '../support/reference-bfs.js';
 
@@ -169,6 +175,13 @@ describe("the riders' WebAssembly kernel", () => {
       expect(result.layers.map((layer) => layer.count)).toEqual(answer.layers.map((layer) => layer.length));
       expect(result.distances).toEqual(answer.distances);
     }
+    // Every piece's distance map on the JavaScript fill, which only such runtimes reach now.
+    fc.assert(
+      fc.property(caseArbitrary(), ({ query, problem }) => {
+        expect(engine.solve(query).distances).toEqual(referenceSolve(problem).distances);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('stays under 4 kB, which browsers compile synchronously on the main thread of a page', () => {
