@@ -11,9 +11,8 @@
 import type { Geometry } from '../board/geometry.js';
 import type { SparseLayers } from '../board/words.js';
 import { KNIGHT_WIDE_WASM } from '../generated/knight-wide-wasm.js';
-import { slabInt32 } from '../util/slab.js';
 import { instantiateKernel } from '../util/wasm.js';
-import { frontierDistances } from './frontier-distances.js';
+import { frontierDistances, kernelLayers } from './kernel-output.js';
 
 /** What the module exports. */
 interface KnightWideExports {
@@ -103,26 +102,8 @@ export class WasmWideKnightFill {
     heap.set(sources, this.sources);
     const distance = k.solve(piece === 'KING' ? 1 : 0);
     if (distance < 0) return null;
-    const n = k.words();
-    // One array for the four lists, cut from a slab when small (`slab.ts`): a typed array of
-    // its own costs about a microsecond, a tenth of a 64 x 64 knight solve. The layers' counts
-    // come along, so that reading a count of a 256 x 256 maze's thousands of layers costs a load.
-    const layers = distance + 2;
-    const lists = 2 * layers - 1;
-    const all = slabInt32(lists + 2 * n);
-    all.set(heap.subarray(this.layerStart, this.layerStart + layers));
-    all.set(heap.subarray(this.layerCount, this.layerCount + layers - 1), layers);
-    all.set(heap.subarray(this.layerIdx, this.layerIdx + n), lists);
-    all.set(heap.subarray(this.layerVal, this.layerVal + n), lists + n);
-    return {
-      distance,
-      layers: {
-        start: all.subarray(0, layers),
-        counts: all.subarray(layers, lists),
-        idx: all.subarray(lists, lists + n),
-        val: all.subarray(lists + n),
-      },
-    };
+    const at = { heap, start: this.layerStart, count: this.layerCount, idx: this.layerIdx, val: this.layerVal };
+    return { distance, layers: kernelLayers(at, distance, k.words()) };
   }
 
   /**

@@ -13,9 +13,8 @@
 import type { Geometry } from '../board/geometry.js';
 import type { SparseLayers } from '../board/words.js';
 import { RIDES_WASM } from '../generated/rides-wasm.js';
-import { slabInt32 } from '../util/slab.js';
 import { instantiateKernel } from '../util/wasm.js';
-import { frontierDistances } from './frontier-distances.js';
+import { frontierDistances, kernelLayers } from './kernel-output.js';
 
 /** What the module exports. */
 interface RidesExports {
@@ -133,24 +132,8 @@ export class WasmRideFill {
     const k = this.load(forward, backward, passable, sources, targets);
     const distance = k.solve(forward.length, backward === null ? 0 : backward.length);
     if (distance < 0) return null;
-    const n = k.words();
-    // One array for the four lists, cut from a slab when small (`slab.ts`), as the knight's.
-    const layers = distance + 2;
-    const lists = 2 * layers - 1;
-    const all = slabInt32(lists + 2 * n);
-    all.set(heap.subarray(this.layerStart, this.layerStart + layers));
-    all.set(heap.subarray(this.layerCount, this.layerCount + layers - 1), layers);
-    all.set(heap.subarray(this.layerIdx, this.layerIdx + n), lists);
-    all.set(heap.subarray(this.layerVal, this.layerVal + n), lists + n);
-    return {
-      distance,
-      layers: {
-        start: all.subarray(0, layers),
-        counts: all.subarray(layers, lists),
-        idx: all.subarray(lists, lists + n),
-        val: all.subarray(lists + n),
-      },
-    };
+    const at = { heap, start: this.layerStart, count: this.layerCount, idx: this.layerIdx, val: this.layerVal };
+    return { distance, layers: kernelLayers(at, distance, k.words()) };
   }
 
   /**
