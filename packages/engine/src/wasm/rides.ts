@@ -182,6 +182,8 @@ function step(from: i32, to: i32, m0: i32, m1: i32): void {
  * all zero, widens `outLo .. outHi` by the units visited and returns them (first, last) in
  * `passFirst`, `passLast`.
  */
+// @ts-ignore: decorator
+@inline
 function pass(delta: i32, g: usize, leap: bool, lo: i32, hi: i32, from: usize, to: usize): void {
   let first = lo;
   let last = hi;
