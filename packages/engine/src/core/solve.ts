@@ -22,6 +22,7 @@ import { DenseLayers, type LayerStore, PackedLayerStore, SparseLayerStore } from
 import { checkPacked, type PackedLayers } from './packed.js';
 import { prepareStandard, readStandard, standardPrepared, standardWords } from './prepare64.js';
 import { allocateWords, Prepared, pieceCode, prepareCanonical, prepareQuery, wordsAt } from './query.js';
+import { ridesBeatSmallFill } from './ride-moves.js';
 import { type Solution, StoredSolution } from './solution.js';
 import { StandardSolution } from './solution64.js';
 import { wordFillFor } from './word-fills.js';
@@ -86,12 +87,15 @@ export function solvePrepared(prepared: Prepared, options?: SolveOptions): Solut
     return solveStandard(kernelFor(options), pieceCode(piece), pLo, pHi, sLo, sHi, tLo, tHi, prepared);
   }
   if (fairy !== null && words <= SMALL_WORDS && options?.representation !== 'general') {
-    const distance = solveFairySmall(geometryOf(board), fairy, data);
-    return new StoredSolution(
-      prepared,
-      distance < 0 ? NO_LAYERS : new DenseLayers(smallLayerWords(distance, words), words, distance + 1),
-      false,
-    );
+    const geo = geometryOf(board);
+    if (options?.kernel === 'javascript' || !ridesBeatSmallFill(geo, fairy)) {
+      const distance = solveFairySmall(geo, fairy, data);
+      return new StoredSolution(
+        prepared,
+        distance < 0 ? NO_LAYERS : new DenseLayers(smallLayerWords(distance, words), words, distance + 1),
+        false,
+      );
+    }
   }
   const solved = wordFillFor(board).solve(
     prepared.mover,
